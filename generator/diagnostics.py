@@ -1,0 +1,90 @@
+"""Diagnostics: what a stage found wrong with its input, never raised.
+
+Every stage returns its values together with a list of :class:`Diagnostic`.
+Codes are stable and documented in ``docs/diagnostics.md``; each module that
+reports something declares its codes with :func:`define` at import time, so
+the table in the docs can be generated from (and tested against) the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning", "note"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One stable diagnostic code, e.g. ``RULE-E002``."""
+
+    code: str
+    severity: Severity
+    title: str  # one line for the docs table: what happened
+    help: str = ""  # what the organiser can do about it
+
+
+CATALOG: dict[str, Code] = {}
+
+
+def define(code: str, severity: Severity, title: str, help: str = "") -> str:
+    """Declare a code (once, at import time) and return it for use in messages."""
+    known = CATALOG.get(code)
+    entry = Code(code, severity, title, help)
+    if known is not None and known != entry:
+        raise ValueError(f"diagnostic code {code} defined twice differently")
+    CATALOG[code] = entry
+    return code
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """A problem found in one file, at one place, with a stable code.
+
+    ``path`` is relative to the content folder (POSIX separators), or the
+    config file name for configuration errors. ``line`` and ``column`` are
+    1-based; 0 means "the whole file" / "unknown".
+    """
+
+    path: str
+    line: int
+    column: int
+    severity: Severity
+    code: str
+    message: str
+
+    def format(self) -> str:
+        """Compiler style: ``path:line:col: error[RULE-E002]: message``."""
+        return f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+def make(path: str, line: int, column: int, code: str, message: str) -> Diagnostic:
+    """Build a diagnostic whose severity comes from the code's catalog entry."""
+    return Diagnostic(path, line, column, CATALOG[code].severity, code, message)
+
+
+def count(diagnostics: list[Diagnostic], severity: Severity) -> int:
+    return sum(1 for d in diagnostics if d.severity == severity)
+
+
+def catalog_markdown() -> str:
+    """The table of every code, as it stands in ``docs/diagnostics.md``."""
+    from generator import games  # noqa: F401  (imports every module that defines codes)
+
+    games.load_all()
+    rows = ["| code | severity | what it means | what to do |", "| --- | --- | --- | --- |"]
+    for code in sorted(CATALOG):
+        c = CATALOG[code]
+        rows.append(f"| `{c.code}` | {c.severity} | {c.title} | {c.help} |")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,113 @@
+"""The registry: one entry per game code, and the only place codes are named.
+
+An entry says which notation family reads the records (``formats/``), which
+engine replays them (``rules/``), which board draws them (``boards/``), and
+how the sides are written and coloured. Adding a game is one entry here plus
+the family modules it needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    letter: str  # as written in records: "B", "W", "R" ...
+    colour: str  # colour name used by boards and the viewer: "black", "white", ...
+    name_zh: str  # 黑方
+    name_en: str  # Black
+
+
+@dataclass(frozen=True, slots=True)
+class GameType:
+    code: str
+    name_zh: str
+    name_en: str
+    format: str  # module in generator/formats/
+    rules: str  # module in generator/rules/
+    board: str  # module in generator/boards/
+    first: Side
+    second: Side
+    columns: int
+    rows: int
+    # Rule parameters fixed by the game (k in a row, stones per turn ...).
+    params: Mapping[str, Any] = field(default_factory=dict)
+    # Options an event may set in site.toml, with their defaults.
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def side_of(self, letter: str) -> str | None:
+        """"first"/"second" for a side letter as written, or None if unknown."""
+        letter = letter.upper()
+        if letter == self.first.letter:
+            return "first"
+        if letter == self.second.letter:
+            return "second"
+        return None
+
+    def colour(self, side: str) -> str:
+        return self.first.colour if side == "first" else self.second.colour
+
+    def module(self, layer: str) -> ModuleType:
+        """The module of this game type for a layer: "format", "rules" or "board"."""
+        return importlib.import_module(f"generator.{_PACKAGES[layer]}.{getattr(self, layer)}")
+
+
+_PACKAGES = {"format": "formats", "rules": "rules", "board": "boards"}
+
+_BLACK = Side("B", "black", "黑方", "Black")
+_WHITE = Side("W", "white", "白方", "White")
+
+GAMES: Mapping[str, GameType] = MappingProxyType(
+    {
+        "C5": GameType(
+            code="C5",
+            name_zh="五子棋",
+            name_en="Gomoku (Connect5)",
+            format="brace",
+            rules="connect",
+            board="grid",
+            first=_BLACK,
+            second=_WHITE,
+            columns=15,
+            rows=15,
+            params=MappingProxyType({"k": 5, "first_turn": 1, "per_turn": 1}),
+            options=MappingProxyType({"exact_five": False, "renju": False}),
+        ),
+        "C6": GameType(
+            code="C6",
+            name_zh="六子棋",
+            name_en="Connect6",
+            format="brace",
+            rules="connect",
+            board="grid",
+            first=_BLACK,
+            second=_WHITE,
+            columns=19,
+            rows=19,
+            params=MappingProxyType({"k": 6, "first_turn": 1, "per_turn": 2}),
+            options=MappingProxyType({}),
+        ),
+    }
+)
+
+
+def get(code: str | None) -> GameType | None:
+    """The game type for a code as written (case-insensitive), or None."""
+    if not code:
+        return None
+    return GAMES.get(code.strip().upper())
+
+
+def codes() -> list[str]:
+    return sorted(GAMES)
+
+
+def load_all() -> None:
+    """Import every family module so all diagnostic codes are defined."""
+    for game in GAMES.values():
+        for layer in ("format", "rules", "board"):
+            game.module(layer)

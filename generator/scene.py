@@ -1,0 +1,88 @@
+"""The scene model shared by the Python side and ``static/viewer.js``.
+
+Engines describe each ply as a list of plain operations (see
+:data:`generator.model.Op`). The viewer applies them in the browser; this
+module applies them in Python to draw the position shown without JavaScript
+(the final one) and to let tests check what the viewer will show.
+Both sides must agree, so the semantics live here, in one small function:
+
+* pieces persist from ply to ply until removed;
+* ``mark`` and ``note`` belong to the ply that carries them and are shown
+  only while that ply is the current one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generator.model import Op, Ply
+
+
+@dataclass(slots=True)
+class Piece:
+    kind: str
+    side: str
+    at: str
+    ply: int  # the ply that put it there (0 = set-up), for move numbers on stones
+
+
+@dataclass(slots=True)
+class Position:
+    pieces: dict[str, Piece] = field(default_factory=dict)
+    marks: list[tuple[str, str]] = field(default_factory=list)  # (cell, style) of the current ply
+    notes: list[str] = field(default_factory=list)
+
+
+def add(piece_id: str, kind: str, side: str, at: str) -> Op:
+    return ["add", piece_id, kind, side, at]
+
+
+def move(piece_id: str, to: str) -> Op:
+    return ["move", piece_id, to]
+
+
+def remove(piece_id: str) -> Op:
+    return ["remove", piece_id]
+
+
+def set_kind(piece_id: str, kind: str) -> Op:
+    return ["set", piece_id, kind]
+
+
+def mark(at: str, style: str) -> Op:
+    return ["mark", at, style]
+
+
+def note(text: str) -> Op:
+    return ["note", text]
+
+
+def apply(position: Position, ops: list[Op], ply: int) -> None:
+    """Apply one ply's operations in place (marks and notes replace the last ply's)."""
+    position.marks = []
+    position.notes = []
+    for op in ops:
+        name = op[0]
+        if name == "add":
+            position.pieces[op[1]] = Piece(op[2], op[3], op[4], ply)
+        elif name == "move":
+            position.pieces[op[1]].at = op[2]
+        elif name == "remove":
+            position.pieces.pop(op[1], None)
+        elif name == "set":
+            position.pieces[op[1]].kind = op[2]
+        elif name == "mark":
+            position.marks.append((op[1], op[2]))
+        elif name == "note":
+            position.notes.append(op[1])
+        else:
+            raise ValueError(f"unknown scene operation {name!r}")
+
+
+def position_after(setup: list[Op], plies: list[Ply], count: int | None = None) -> Position:
+    """The position after the first ``count`` plies (all of them by default)."""
+    position = Position()
+    apply(position, setup, 0)
+    for ply in plies[: len(plies) if count is None else count]:
+        apply(position, ply.ops, ply.number)
+    return position
