@@ -86,3 +86,15 @@ def position_after(setup: list[Op], plies: list[Ply], count: int | None = None) 
     for ply in plies[: len(plies) if count is None else count]:
         apply(position, ply.ops, ply.number)
     return position
+
+
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def grid_cell(column: int, row: int) -> str:
+    """Cell id of an intersection or square on a lettered grid.
+
+    ``column`` is 0-based from the left (A = 0, letters as the standards write
+    them, I included), ``row`` is the 1-based row number as written. ``J10``.
+    """
+    return f"{COLUMN_LETTERS[column]}{row}"
