@@ -1,0 +1,239 @@
+"""The index stage: from per-record summaries to events, teams and standings.
+
+Input is one :class:`Summary` per record file (small, cached); output is an
+:class:`Archive` with everything the pages show. Pure: no file access.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from generator import games
+from generator.archive import duplicates, standings
+from generator.archive.teams import Teams
+from generator.config import Config, EventConfig, GameRules
+from generator.diagnostics import Diagnostic
+from generator.model import Result
+from generator.render import urls
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the index needs of one record; the full game stays in the cache."""
+
+    source: str
+    sha256: str
+    key: str  # cache key of the processed record
+    code: str | None  # None: not a game Qipu can show (undecodable, unknown code)
+    event_key: str
+    group: str
+    first: str | None  # as written (merged metadata)
+    second: str | None
+    declared: Result | None
+    declared_header: Result | None
+    declared_name: Result | None
+    computed: Result | None
+    rule: str | None
+    result: Result | None  # computed if the rules decided, else declared
+    plies: int
+    moves: int
+    moves_key: str
+    date: str | None
+    time: str | None
+    place: str | None
+    event_name: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(slots=True)
+class GameEntry:
+    summary: Summary
+    slug: str
+    url: str
+    event_key: str
+    first: str | None  # canonical team names
+    second: str | None
+    duplicates: list[str] = field(default_factory=list)  # other files holding this game
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # of this file and its copies
+
+    @property
+    def source(self) -> str:
+        return self.summary.source
+
+    @property
+    def counted(self) -> bool:
+        s = self.summary
+        return bool(self.first and self.second and s.result in ("first", "second", "draw"))
+
+    def sort_key(self) -> tuple[str, str, str]:
+        return (self.summary.date or "", self.summary.time or "", self.summary.source)
+
+
+@dataclass(slots=True)
+class Section:
+    """One game type within an event: its standings, crosstable and games."""
+
+    code: str
+    rules: GameRules
+    teams: list[str]
+    rows: list[standings.Row]
+    cross: dict[str, dict[str, list[standings.CrossGame]]]
+    games: list[GameEntry]
+
+
+@dataclass(slots=True)
+class Event:
+    key: str
+    slug: str
+    url: str
+    name: str
+    config: EventConfig
+    sections: list[Section]
+    games: list[GameEntry]
+
+
+@dataclass(slots=True)
+class TeamResult:
+    event: Event
+    code: str
+    row: standings.Row
+
+
+@dataclass(slots=True)
+class Team:
+    name: str
+    slug: str
+    url: str
+    games: list[GameEntry]
+    results: list[TeamResult] = field(default_factory=list)
+    spellings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Archive:
+    events: list[Event]
+    teams: dict[str, Team]
+    games: list[GameEntry]  # one per game (duplicates folded), sorted by event then source
+    by_source: dict[str, GameEntry]  # every record file that became (part of) a game
+    problems: dict[str, list[Diagnostic]]  # file -> its errors, warnings and notes
+    summaries: list[Summary]
+
+
+def build_index(summaries: list[Summary], config: Config) -> Archive:
+    names = Teams(config.aliases)
+    shown = [s for s in summaries if s.code is not None]
+    groups, dup_diags = duplicates.group(
+        duplicates.Entry(s.source, s.code or "", s.moves_key, s.first, s.second, s.date, s.time, s.declared, s.plies)
+        for s in shown
+    )
+    by_path = {s.source: s for s in shown}
+    extra: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in dup_diags:
+        extra[d.path].append(d)
+
+    entries: list[GameEntry] = []
+    by_source: dict[str, GameEntry] = {}
+    per_event: dict[str, list[tuple[Summary, list[str]]]] = defaultdict(list)
+    for group in groups:
+        canonical = by_path[group[0].path]
+        per_event[_event_key(canonical)].append((canonical, [e.path for e in group[1:]]))
+
+    events: list[Event] = []
+    event_slugs = urls.unique_slugs(list(per_event))
+    for key in sorted(per_event):
+        members = per_event[key]
+        game_slugs = urls.unique_slugs([_within_event(s.source, key) for s, _ in members])
+        event_games: list[GameEntry] = []
+        for summary, copies in members:
+            slug = game_slugs[_within_event(summary.source, key)]
+            diags = list(summary.diagnostics) + extra.get(summary.source, [])
+            for copy in copies:
+                diags += list(by_path[copy].diagnostics) + extra.get(copy, [])
+            entry = GameEntry(
+                summary,
+                slug,
+                urls.game_page(event_slugs[key], slug),
+                key,
+                names.canonical(summary.first) if summary.first else None,
+                names.canonical(summary.second) if summary.second else None,
+                copies,
+                sorted(set(diags)),
+            )
+            event_games.append(entry)
+            by_source[summary.source] = entry
+            for copy in copies:
+                by_source[copy] = entry
+        event_games.sort(key=GameEntry.sort_key)
+        entries += event_games
+        events.append(_event(key, event_slugs[key], event_games, config))
+
+    problems: dict[str, list[Diagnostic]] = {}
+    for s in summaries:
+        found = sorted(set(s.diagnostics) | set(extra.get(s.source, [])))
+        if any(d.severity in ("error", "warning") for d in found):
+            problems[s.source] = found
+    teams = _teams(entries, events, summaries, names)
+    return Archive(events, teams, entries, by_source, dict(sorted(problems.items())), summaries)
+
+
+def _event_key(summary: Summary) -> str:
+    return summary.event_key or summary.event_name or "other"
+
+
+def _within_event(source: str, key: str) -> str:
+    path = PurePosixPath(source)
+    stem = str(path.with_suffix("")) if path.suffix.lower() in (".txt", ".pgn", ".pbn", ".log", ".json") else str(path)
+    prefix = key + "/"
+    return stem[len(prefix):] if stem.startswith(prefix) else stem
+
+
+def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Event:
+    event_config = config.event(key)
+    name = event_config.name
+    if key not in config.events:
+        header_names = Counter(e.summary.event_name for e in entries if e.summary.event_name)
+        if header_names:
+            name = sorted(header_names.items(), key=lambda item: (-item[1], item[0]))[0][0]
+    sections: list[Section] = []
+    by_code: dict[str, list[GameEntry]] = defaultdict(list)
+    for entry in entries:
+        by_code[entry.summary.code or ""].append(entry)
+    for code in sorted(by_code, key=lambda c: (games.codes().index(c) if c in games.GAMES else 99, c)):
+        rules = config.rules_for(key, code)
+        section_games = by_code[code]
+        team_names = sorted({t for e in section_games for t in (e.first, e.second) if t})
+        played = [
+            standings.Played(e.url, e.first, e.second, e.summary.result)  # type: ignore[arg-type]
+            for e in section_games
+            if e.counted
+        ]
+        rows = standings.standings(team_names, played, rules.points, rules.tiebreaks)
+        order = [row.team for row in rows]
+        sections.append(Section(code, rules, order, rows, standings.crosstable(order, played), section_games))
+    return Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
+
+
+def _teams(entries: list[GameEntry], events: list[Event], summaries: list[Summary], names: Teams) -> dict[str, Team]:
+    by_team: dict[str, list[GameEntry]] = defaultdict(list)
+    for entry in entries:
+        for name in {entry.first, entry.second}:
+            if name:
+                by_team[name].append(entry)
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for s in summaries:
+        for written in (s.first, s.second):
+            if written:
+                spellings[names.canonical(written)].add(written)
+    slugs = urls.unique_slugs(list(by_team))
+    teams = {
+        name: Team(name, slugs[name], urls.team_page(slugs[name]), by_team[name], [], sorted(spellings[name]))
+        for name in sorted(by_team)
+    }
+    for event in events:
+        for section in event.sections:
+            for row in section.rows:
+                if row.team in teams:
+                    teams[row.team].results.append(TeamResult(event, section.code, row))
+    return teams

@@ -1,0 +1,476 @@
+"""Orchestration: scan, process (cached, in parallel), index, render, write.
+
+The :class:`Builder` keeps its cache between calls, so ``qipu serve`` can
+call :meth:`Builder.build` after every save and only the changed records are
+decoded, parsed and replayed again. The same cache lives on disk in
+``.qipu-cache/`` so a fresh ``qipu build`` is incremental too:
+
+* records are keyed by content hash, generator version and the settings that
+  affect them (encoding override, rule options of their event);
+* every output file is keyed by the inputs it was made from; a file whose key
+  did not change and that still exists is neither rendered nor written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import pickle
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Callable, Iterable
+
+from generator import __version__, games
+from generator.archive import duplicates
+from generator.archive.index import Archive, GameEntry, Summary, build_index
+from generator.config import Config
+from generator.diagnostics import Diagnostic
+from generator.model import Metadata, Source
+from generator.pipeline import Processed, event_key, group_key, process, sha256
+from generator.render import pages, urls
+from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
+from generator.render.markdown import render_markdown
+from generator.render.strings import strings as ui_strings
+from generator.render.write import remove_stale, write_if_changed
+
+CACHE_FORMAT = f"{__version__}/1"
+# Below this many records to (re)process or pages to render, a process pool costs more than it saves.
+POOL_THRESHOLD = 200
+ASSET_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"}
+PAGE_SUFFIXES = {".md", ".markdown"}
+
+
+@dataclass(slots=True)
+class BuildReport:
+    records: int = 0
+    games: int = 0
+    pages: int = 0  # output files produced by this build
+    written: int = 0  # of which written (bytes changed)
+    unchanged: int = 0
+    removed: int = 0
+    reparsed: int = 0  # records decoded, parsed and replayed (not taken from the cache)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+    published: bool = True  # False when --strict refused to write
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+
+@dataclass(slots=True)
+class _Found:
+    records: list[tuple[str, Path, os.stat_result]]
+    pages: list[tuple[str, Path]]
+    assets: list[tuple[str, Path]]
+
+
+@dataclass(slots=True)
+class _CacheState:
+    """What the last build knew: record summaries by path, output keys by file."""
+
+    records: dict[str, tuple[int, int, str, Summary]] = field(default_factory=dict)  # path -> size, mtime, key, summary
+    outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
+
+
+def scan(content: Path) -> _Found:
+    """Every file under the content folder, sorted, hidden files and folders skipped."""
+    found = _Found([], [], [])
+    if not content.is_dir():
+        return found
+    for folder, dirs, files in os.walk(content):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for name in sorted(files):
+            if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")):
+                continue
+            path = Path(folder) / name
+            rel = path.relative_to(content).as_posix()
+            suffix = path.suffix.lower()
+            if suffix in PAGE_SUFFIXES:
+                found.pages.append((rel, path))
+            elif suffix in ASSET_SUFFIXES:
+                found.assets.append((rel, path))
+            else:
+                found.records.append((rel, path, path.stat()))
+    found.records.sort(key=lambda r: r[0])
+    return found
+
+
+def _digest(*parts: object) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def summarize(p: Processed, key: str) -> Summary:
+    moves = p.moves_text()
+    return Summary(
+        source=p.source,
+        sha256=p.sha256,
+        key=key,
+        code=p.code if p.replay is not None else None,
+        event_key=event_key(p.source),
+        group=group_key(p.source),
+        first=p.meta.first,
+        second=p.meta.second,
+        declared=p.declared,
+        declared_header=p.declared_header,
+        declared_name=p.declared_name,
+        computed=p.computed,
+        rule=p.replay.decision.rule if p.replay and p.replay.decision else None,
+        result=p.result,
+        plies=p.plies,
+        moves=len(moves),
+        moves_key=duplicates.moves_key(p.code or "", moves) if moves else "",
+        date=p.meta.date,
+        time=p.meta.time,
+        place=p.meta.place,
+        event_name=p.meta.event,
+        diagnostics=tuple(sorted(set(p.diagnostics))),
+    )
+
+
+# Work done in pool processes. Arguments and results are small and picklable;
+# the full processed record travels through the cache folder, not the pipe.
+
+_RECORD_TASK = tuple[str, bytes, str, str | None, dict, Metadata | None, str]
+
+
+def _process_task(task: _RECORD_TASK) -> Summary:
+    rel, data, digest, encoding, options, folder, cache_file = task
+    processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
+    _store(Path(cache_file), processed)
+    return summarize(processed, Path(cache_file).stem)
+
+
+def _store(path: Path, processed: Processed) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    with open(tmp, "wb") as handle:
+        pickle.dump(processed, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+_RENDER: dict[str, Any] = {}  # set in the parent before the render pool forks
+
+
+def _render_game_task(job: pages.GameJob) -> tuple[str, bool]:
+    env, site, output, cache_dir = _RENDER["env"], _RENDER["site"], _RENDER["output"], _RENDER["cache"]
+    with open(_record_file(cache_dir, job.key), "rb") as handle:
+        processed: Processed = pickle.load(handle)
+    html = env.get_template("game.html").render(pages.game(job, processed, site))
+    return job.url, write_if_changed(output / job.url, html.encode("utf-8"))
+
+
+def _record_file(cache_dir: Path, key: str) -> Path:
+    return cache_dir / "records" / key[:2] / f"{key}.pickle"
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    # fork: workers inherit the parent's imports and the render globals at no cost.
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+
+
+class Builder:
+    """Builds the site of one configuration; call :meth:`build` as often as needed."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        jobs: int | None = None,
+        strict: bool = False,
+        cache_dir: Path | None = None,
+    ) -> None:
+        self.config = config
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.strict = strict
+        self.cache_dir = cache_dir or (config.root / ".qipu-cache")
+        self._state: _CacheState | None = None
+
+    # -- cache ---------------------------------------------------------------
+
+    def _state_file(self) -> Path:
+        return self.cache_dir / f"state-{_digest(str(self.config.content_dir), str(self.config.output_dir))[:16]}.pickle"
+
+    def _load_state(self) -> _CacheState:
+        if self._state is None:
+            self._state = _CacheState()
+            try:
+                with open(self._state_file(), "rb") as handle:
+                    version, state = pickle.load(handle)
+                if version == CACHE_FORMAT:
+                    self._state = state
+            except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError):
+                pass
+        return self._state
+
+    def _save_state(self, state: _CacheState) -> None:
+        path = self._state_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as handle:
+            pickle.dump((CACHE_FORMAT, state), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+
+    # -- stages --------------------------------------------------------------
+
+    def options_for(self, event: str) -> dict[str, dict[str, Any]]:
+        return {code: dict(self.config.rules_for(event, code).options) for code in games.codes()}
+
+    def folder_meta(self, event: str) -> Metadata | None:
+        if event in self.config.events:
+            return Metadata(event=self.config.events[event].name)
+        return None
+
+    def process_records(
+        self, found: _Found, state: _CacheState
+    ) -> tuple[list[Summary], dict[str, tuple[int, int, str, Summary]], int]:
+        """Summaries for every record, from the cache where the inputs did not change."""
+        options_by_event: dict[str, tuple[dict, str]] = {}
+        summaries: dict[str, Summary] = {}
+        fresh: dict[str, tuple[int, int, str, Summary]] = {}
+        tasks: list[_RECORD_TASK] = []
+        stats: dict[str, os.stat_result] = {}
+        for rel, path, st in found.records:
+            event = event_key(rel)
+            if event not in options_by_event:
+                opts = self.options_for(event)
+                options_by_event[event] = (opts, _digest(sorted((k, sorted(v.items())) for k, v in opts.items())))
+            options, options_digest = options_by_event[event]
+            encoding = self.config.encoding_for(rel)
+            settings = _digest(CACHE_FORMAT, rel, encoding, options_digest)
+            old = state.records.get(rel)
+            if old and old[0] == st.st_size and old[1] == st.st_mtime_ns and old[3].key.endswith(settings[:16]):
+                summaries[rel] = old[3]
+                fresh[rel] = old
+                continue
+            data = path.read_bytes()
+            digest = sha256(data)
+            key = f"{digest[:40]}{settings[:16]}"
+            if old and old[3].key == key and _record_file(self.cache_dir, key).exists():
+                fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
+                summaries[rel] = old[3]
+                continue
+            stats[rel] = st
+            tasks.append((rel, data, digest, encoding, options, self.folder_meta(event), str(_record_file(self.cache_dir, key))))
+        done = self._run(_process_task, tasks)
+        for summary in done:
+            st = stats[summary.source]
+            fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key, summary)
+            summaries[summary.source] = summary
+        return [summaries[rel] for rel, _, _ in found.records], fresh, len(tasks)
+
+    def _run(self, fn: Callable, tasks: list) -> list:
+        if len(tasks) < POOL_THRESHOLD or self.jobs == 1:
+            return [fn(task) for task in tasks]
+        chunk = max(1, len(tasks) // (self.jobs * 8))
+        with _pool(self.jobs) as pool:
+            return list(pool.map(fn, tasks, chunksize=chunk))
+
+    def build(self) -> BuildReport:
+        """Build the site; returns what happened. Never raises for bad records."""
+        started = time.perf_counter()
+        config = self.config
+        report = BuildReport()
+        state = self._load_state()
+        found = scan(config.content_dir)
+        summaries, fresh_records, report.reparsed = self.process_records(found, state)
+        archive = build_index(summaries, config)
+        report.records = len(summaries)
+        report.games = len(archive.games)
+        report.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
+        if self.strict and report.errors:
+            report.published = False
+            report.seconds = time.perf_counter() - started
+            return report
+
+        outputs = self._write_site(archive, found, state)
+        report.pages = len(outputs)
+        report.written = sum(1 for _, written in outputs.values() if written)
+        report.unchanged = report.pages - report.written
+        report.removed = remove_stale(config.output_dir, set(outputs), set(state.outputs))
+        new_state = _CacheState(fresh_records, {path: key for path, (key, _) in outputs.items()})
+        self._save_state(new_state)
+        self._state = new_state
+        report.seconds = time.perf_counter() - started
+        return report
+
+    # -- rendering and writing ----------------------------------------------
+
+    def _site_info(self, archive: Archive, md_pages: list[tuple[str, str, str]]) -> pages.SiteInfo:
+        config = self.config
+        return pages.SiteInfo(
+            title=config.title,
+            language=config.language,
+            strings=ui_strings(config.language),
+            events=tuple(pages.Link(e.name, e.url) for e in archive.events),
+            pages=tuple(pages.Link(title, url) for _, title, url in md_pages),
+            problems=len(archive.problems),
+            base_url=config.base_url,
+        )
+
+    def _write_site(
+        self, archive: Archive, found: _Found, state: _CacheState
+    ) -> dict[str, tuple[str, bool]]:
+        """Produce every output file; returns output path -> (key, written)."""
+        config = self.config
+        output = config.output_dir
+        output.mkdir(parents=True, exist_ok=True)
+        results: dict[str, tuple[str, bool]] = {}
+        theme = _theme_digest()
+
+        def emit(path: str, key: str, produce: Callable[[], bytes]) -> None:
+            if state.outputs.get(path) == key and (output / path).is_file():
+                results[path] = (key, False)
+                return
+            results[path] = (key, write_if_changed(output / path, produce()))
+
+        md_pages = []
+        md_sources: list[tuple[str, str, str, str]] = []
+        page_slugs = urls.unique_slugs([str(PurePosixPath(rel).with_suffix("")) for rel, _ in found.pages])
+        for rel, path in found.pages:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            title, html = render_markdown(text, fallback_title=PurePosixPath(rel).stem)
+            url = urls.markdown_page(page_slugs[str(PurePosixPath(rel).with_suffix(""))])
+            md_pages.append((rel, title, url))
+            md_sources.append((rel, title, url, html))
+        site = self._site_info(archive, md_pages)
+        site_key = _digest(CACHE_FORMAT, theme, config.site_fingerprint(), site)
+        env = make_env()
+
+        def render(path: str, template: str, context: dict[str, Any]) -> None:
+            key = _digest(site_key, template, _context_digest(context))
+            emit(path, key, lambda: env.get_template(template).render(context).encode("utf-8"))
+
+        # Game pages: many, so keyed cheaply without building their context.
+        jobs = self._game_jobs(archive)
+        todo: list[pages.GameJob] = []
+        for job in jobs:
+            key = _digest(site_key, "game", job)
+            if state.outputs.get(job.url) == key and (output / job.url).is_file():
+                results[job.url] = (key, False)
+            else:
+                results[job.url] = (key, False)
+                todo.append(job)
+        _RENDER.update(env=env, site=site, output=output, cache=self.cache_dir)
+        for url, written in self._run(_render_game_task, todo):
+            results[url] = (results[url][0], written)
+
+        render(urls.HOME, "home.html", pages.home(archive, site))
+        for ev in archive.events:
+            render(ev.url, "event.html", pages.event(ev, archive, site))
+        for tm in archive.teams.values():
+            render(tm.url, "team.html", pages.team(tm, archive, site))
+        render(urls.TEAMS, "teams.html", pages.teams_index(archive, site))
+        render(urls.PROBLEMS, "problems.html", pages.problems(archive, site))
+        for rel, title, url, html in md_sources:
+            render(url, "page.html", pages.markdown(title, html, url, site))
+
+        # Original records for download, static files, machine-readable data.
+        by_source = {s.source: s for s in archive.summaries}
+        for rel, path, _ in found.records:
+            summary = by_source.get(rel)
+            emit(urls.record_file(rel), summary.sha256 if summary else _digest(rel, path.stat().st_mtime_ns), path.read_bytes)
+        for rel, path in found.assets:
+            st = path.stat()
+            emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
+        for path in sorted(STATIC_DIR.rglob("*")):
+            if path.is_file():
+                rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
+                emit(rel, _digest(theme, rel), path.read_bytes)
+        emit(".nojekyll", "nojekyll", lambda: b"")
+        jsonl = games_jsonl(archive)
+        emit(urls.GAMES_JSONL, _digest(jsonl), lambda: jsonl)
+        return results
+
+    def _game_jobs(self, archive: Archive) -> list[pages.GameJob]:
+        events = {e.key: e for e in archive.events}
+        teams = archive.teams
+        jobs = []
+        for entry in archive.games:
+            ev = events[entry.event_key]
+            jobs.append(
+                pages.GameJob(
+                    url=entry.url,
+                    source=entry.source,
+                    key=entry.summary.key,
+                    event_name=ev.name,
+                    event_url=ev.url,
+                    first=entry.first,
+                    second=entry.second,
+                    first_url=teams[entry.first].url if entry.first in teams else None,
+                    second_url=teams[entry.second].url if entry.second in teams else None,
+                    duplicates=tuple(entry.duplicates),
+                    diagnostics=tuple(entry.diagnostics),
+                    group=entry.summary.group,
+                )
+            )
+        return jobs
+
+
+def _context_digest(context: dict[str, Any]) -> str:
+    """A digest of a page context (without the callables it carries)."""
+    return _digest(sorted((k, v) for k, v in context.items() if not callable(v)))
+
+
+_THEME: dict[str, str] = {}
+
+
+def _theme_digest() -> str:
+    """Templates and static files: any change re-renders every page."""
+    h = hashlib.sha256()
+    for folder in (TEMPLATES_DIR, STATIC_DIR):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                h.update(path.relative_to(folder.parent).as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def games_jsonl(archive: Archive) -> bytes:
+    """``data/games.jsonl``: one line per game, stable key order."""
+    lines = []
+    for entry in archive.games:
+        s = entry.summary
+        lines.append(
+            json.dumps(
+                {
+                    "id": entry.url.removeprefix("games/").removesuffix(".html"),
+                    "code": s.code,
+                    "event": entry.event_key,
+                    "group": s.group or None,
+                    "first": entry.first,
+                    "second": entry.second,
+                    "declared": s.declared,
+                    "computed": s.computed,
+                    "result": s.result,
+                    "plies": s.plies,
+                    "date": s.date,
+                    "time": s.time,
+                    "source": s.source,
+                    "duplicates": entry.duplicates,
+                    "url": entry.url,
+                    "errors": [d.to_json() for d in entry.diagnostics if d.severity == "error"],
+                    "warnings": [d.to_json() for d in entry.diagnostics if d.severity == "warning"],
+                },
+                ensure_ascii=False,
+                sort_keys=True,
+            )
+        )
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def build_site(config: Config, **kwargs: Any) -> BuildReport:
+    return Builder(config, **kwargs).build()

@@ -1,0 +1,166 @@
+"""The ``qipu`` command: build, serve, check. The only module that prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from generator import __version__
+from generator.config import Config, load_config
+from generator.diagnostics import Diagnostic
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+SHOWN_DIAGNOSTICS = 25
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="qipu", description="Qipu (棋谱): tournament archives as static websites.")
+    parser.add_argument("--version", action="version", version=f"qipu {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def site_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--config", type=Path, help="the site.toml to use (default: ./site.toml if present)")
+        p.add_argument("--content", type=Path, help="folder of records (overrides site.toml)")
+        p.add_argument("--out", type=Path, help="output folder (overrides site.toml)")
+
+    build = sub.add_parser("build", help="build the site")
+    site_options(build)
+    build.add_argument("--strict", action="store_true", help="fail without writing anything if any record has an error")
+    build.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    build.add_argument("--verbose", "-v", action="store_true", help="print every diagnostic")
+
+    serve = sub.add_parser("serve", help="serve the site locally, rebuilding and reloading on every save")
+    site_options(serve)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--open", action="store_true", help="open the site in a browser")
+
+    check = sub.add_parser("check", help="lint records and print diagnostics")
+    check.add_argument("paths", nargs="*", type=Path, help="record files or folders (default: the content folder)")
+    check.add_argument("--config", type=Path)
+    check.add_argument("--content", type=Path)
+    check.add_argument("--format", choices=("text", "json"), default="text")
+
+    sub.add_parser("codes", help="print the table of diagnostic codes (Markdown)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "codes":
+        from generator.diagnostics import catalog_markdown
+
+        sys.stdout.write(catalog_markdown())
+        return EXIT_OK
+    config, problems = _config(args)
+    if config is None:
+        return EXIT_USAGE
+    if args.command == "build":
+        return _build(args, config, problems)
+    if args.command == "serve":
+        return _serve(args)
+    return _check(args, config, problems)
+
+
+def _config(args: argparse.Namespace) -> tuple[Config | None, list[Diagnostic]]:
+    path = getattr(args, "config", None)
+    if path is not None and not path.is_file():
+        print(f"qipu: no such configuration file: {path}", file=sys.stderr)
+        return None, []
+    root = path.resolve().parent if path else Path.cwd()
+    content = getattr(args, "content", None)
+    out = getattr(args, "out", None)
+    config, problems = load_config(
+        path.resolve() if path else None,
+        root=root,
+        content=content.resolve() if content else None,
+        output=out.resolve() if out else None,
+    )
+    return config, problems
+
+
+def _print(diagnostics: list[Diagnostic], limit: int | None) -> None:
+    shown = diagnostics if limit is None else diagnostics[:limit]
+    for d in shown:
+        print(d.format(), file=sys.stderr)
+    if limit is not None and len(diagnostics) > limit:
+        print(f"... and {len(diagnostics) - limit} more (see the problems page, or run with --verbose)", file=sys.stderr)
+
+
+def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
+    from generator.build import Builder
+
+    if problems:
+        _print(problems, None)
+        if any(d.severity == "error" for d in problems):
+            print("qipu: fix the configuration errors above", file=sys.stderr)
+            return EXIT_ERRORS
+    if not config.content_dir.is_dir():
+        print(f"qipu: the content folder {config.content_dir} does not exist", file=sys.stderr)
+        return EXIT_USAGE
+    report = Builder(config, jobs=args.jobs, strict=args.strict).build()
+    serious = [d for d in report.diagnostics if d.severity in ("error", "warning")]
+    _print(serious, None if args.verbose else SHOWN_DIAGNOSTICS)
+    print(
+        f"{report.records} records, {report.games} games: {report.errors} errors, {report.warnings} warnings; "
+        f"re-read {report.reparsed} records"
+    )
+    if not report.published:
+        print("qipu: --strict: records have errors, nothing was written", file=sys.stderr)
+        return EXIT_ERRORS
+    print(
+        f"wrote {report.written} of {report.pages} files ({report.unchanged} unchanged, {report.removed} removed) "
+        f"to {_shown_path(config.output_dir)} in {report.seconds:.2f} s"
+    )
+    return EXIT_OK
+
+
+def _shown_path(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from generator.serve import serve
+
+    return serve(
+        args.config.resolve() if args.config else None,
+        root=args.config.resolve().parent if args.config else Path.cwd(),
+        content=args.content.resolve() if args.content else None,
+        output=args.out.resolve() if args.out else None,
+        host=args.host,
+        port=args.port,
+        open_browser=args.open,
+        log=lambda line: print(line, flush=True),
+    )
+
+
+def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
+    from generator.check import check_paths
+
+    paths = args.paths or [config.content_dir]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print(f"qipu: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
+        return EXIT_USAGE
+    found = problems + check_paths(config, paths)
+    for d in found:
+        if args.format == "json":
+            print(json.dumps(d.to_json(), ensure_ascii=False))
+        else:
+            print(d.format())
+    errors = sum(1 for d in found if d.severity == "error")
+    if args.format == "text":
+        warnings = sum(1 for d in found if d.severity == "warning")
+        print(f"{errors} errors, {warnings} warnings", file=sys.stderr)
+    return EXIT_ERRORS if errors else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

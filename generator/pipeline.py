@@ -1,0 +1,188 @@
+"""One record through decode, parse and replay: the per-file half of the flow.
+
+This is what the build runs in its worker processes and caches by content
+hash, and what ``qipu check`` runs without rendering anything. It never
+raises on bad input and never prints: everything found goes into the
+returned :class:`Processed`'s diagnostics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, Mapping
+
+from generator import decode, formats, games, metadata
+from generator.diagnostics import Diagnostic, define, make
+from generator.model import Metadata, Record, Replay, Result, Source
+
+E_RESULT = define(
+    "RES-E001",
+    "error",
+    "The declared result contradicts the result the rules decide",
+    "Correct the result in the header and the file name; the page and the standings use the computed result.",
+)
+W_NO_CODE = define(
+    "REC-W001",
+    "warning",
+    "The game code in the file name differs from the one in the header",
+    "Rename the file or correct the header; the header's code is used.",
+)
+W_NO_RESULT = define(
+    "RES-W001",
+    "warning",
+    "No result is declared and the rules did not decide the game",
+    "Add the result (先手胜, 后手胜, 平局) to the header or the file name.",
+)
+E_CRASH = define(
+    "REC-E900",
+    "error",
+    "Qipu failed on this record (a bug in Qipu, not in the record)",
+    "Report it with the record attached; the rest of the site is built.",
+)
+
+
+@dataclass(slots=True)
+class Processed:
+    """Everything the later stages need to know about one record file."""
+
+    source: str  # path relative to the content folder
+    sha256: str
+    size: int
+    code: str | None  # registry code, or None when not a known game
+    meta: Metadata  # merged: header, then file name, then folder
+    declared_header: Result | None
+    declared_name: Result | None
+    record: Record | None
+    replay: Replay | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def declared(self) -> Result | None:
+        return self.meta.result
+
+    @property
+    def computed(self) -> Result | None:
+        return self.replay.computed if self.replay else None
+
+    @property
+    def result(self) -> Result | None:
+        """The result that counts: the rules' where they decided, else the declared one."""
+        computed = self.computed
+        if computed is not None:
+            return computed
+        declared = self.declared
+        return declared if declared in ("first", "second", "draw") else None
+
+    @property
+    def plies(self) -> int:
+        return len(self.replay.plies) if self.replay else 0
+
+    def moves_text(self) -> list[str]:
+        return [m.text for m in self.record.moves] if self.record else []
+
+
+def event_key(rel_path: str) -> str:
+    """Records directly in a folder under content/ belong to the event of that folder."""
+    parts = PurePosixPath(rel_path).parts
+    return parts[0] if len(parts) > 1 else ""
+
+
+def group_key(rel_path: str) -> str:
+    """Folders below the event folder: stages or groups (``A1A2/``, ``决赛/8.4/``)."""
+    parts = PurePosixPath(rel_path).parts
+    return "/".join(parts[1:-1])
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def process(
+    source: Source,
+    *,
+    encoding: str | None,
+    options: Mapping[str, Mapping[str, Any]],
+    folder: Metadata | None = None,
+) -> Processed:
+    """Decode, parse and replay one record. ``options`` maps a game code to its rule options."""
+    try:
+        return _process(source, encoding=encoding, options=options, folder=folder)
+    except Exception as exc:  # a bug in Qipu must not take the build down
+        diag = make(source.path, 0, 0, E_CRASH, f"internal error while reading this record: {type(exc).__name__}: {exc}")
+        return Processed(source.path, source.sha256, len(source.data), None, Metadata(), None, None, None, None, [diag])
+
+
+def _process(
+    source: Source,
+    *,
+    encoding: str | None,
+    options: Mapping[str, Mapping[str, Any]],
+    folder: Metadata | None,
+) -> Processed:
+    diagnostics: list[Diagnostic] = []
+    name = PurePosixPath(source.path).name
+    from_name = metadata.from_filename(name)
+    text, found = decode.decode(source, encoding)
+    diagnostics += found
+    if text is None:
+        return Processed(
+            source.path, source.sha256, len(source.data), None, from_name, None, from_name.result, None, None, diagnostics
+        )
+    record = formats.read(text, from_name.code)
+    diagnostics += record.diagnostics
+    game = games.get(record.code) or games.get(from_name.code)
+    if record.code and from_name.code and games.get(from_name.code) and record.code.upper() != from_name.code.upper():
+        diagnostics.append(
+            make(source.path, 1, 1, W_NO_CODE, f"file name says {from_name.code}, header says {record.code}; using {record.code}")
+        )
+    meta, found = metadata.merge(source.path, record.header, from_name, folder)
+    diagnostics += found
+    meta.code = game.code if game else (record.code or from_name.code)
+    replay = None
+    if game is not None:
+        replay = game.module("rules").replay(record, game, options.get(game.code, game.options))
+        diagnostics += replay.diagnostics
+        diagnostics += _check_result(source.path, game, record.header.result, from_name.result, replay)
+    return Processed(
+        source.path,
+        source.sha256,
+        len(source.data),
+        game.code if game else None,
+        meta,
+        record.header.result,
+        from_name.result,
+        record,
+        replay,
+        diagnostics,
+    )
+
+
+_RESULT_WORDS = {"first": "first player wins", "second": "second player wins", "draw": "draw", "unknown": "undecided"}
+
+
+def _check_result(
+    path: str, game: games.GameType, header: Result | None, name: Result | None, replay: Replay
+) -> list[Diagnostic]:
+    """Compare the declared results (header, file name) with what the rules decided."""
+    found: list[Diagnostic] = []
+    decision = replay.decision
+    if decision is None:
+        if header in (None, "unknown") and name in (None, "unknown"):
+            found.append(make(path, 1, 1, W_NO_RESULT, "no result is declared and the rules did not decide the game"))
+        return found
+    for where, declared in (("header", header), ("file name", name)):
+        if declared in (None, "unknown") or declared == decision.winner:
+            continue
+        found.append(
+            make(
+                path,
+                1,
+                1,
+                E_RESULT,
+                f"the {where} declares '{_RESULT_WORDS[declared]}' but the rules decide "
+                f"'{_RESULT_WORDS[decision.winner]}' at move {decision.ply}",
+            )
+        )
+    return found

@@ -1,0 +1,35 @@
+"""The Jinja2 environment: autoescaping on, undefined names are errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from generator.render.viewer import json_for_script
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "static"
+
+
+def make_env(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        autoescape=True,  # every user-controlled string is escaped unless marked safe
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["script_json"] = lambda value: jinja2.utils.markupsafe.Markup(json_for_script(value))
+    env.filters["num"] = format_number
+    return env
+
+
+def format_number(value: float | int) -> str:
+    """Points and tie-breaks: ``3`` not ``3.0``, ``2.5`` stays."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

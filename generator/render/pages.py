@@ -1,0 +1,354 @@
+"""Page models: the context each template receives.
+
+Each function turns archive values into plain dicts and lists for one page.
+Links are made relative here (``href``), so templates never compute paths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from generator import __version__, games
+from generator.archive.index import Archive, Event, GameEntry, Team
+from generator.diagnostics import Diagnostic
+from generator.pipeline import Processed
+from generator.render import urls
+from generator.render.viewer import viewer_context
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    title: str
+    url: str  # path from the site root
+
+
+@dataclass(frozen=True, slots=True)
+class SiteInfo:
+    """What every page shows around its content: title, language, navigation."""
+
+    title: str
+    language: str
+    strings: Mapping[str, str]
+    events: tuple[Link, ...]
+    pages: tuple[Link, ...]
+    problems: int  # files with errors or warnings
+    base_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """Everything a worker needs to render one game page besides the cached record."""
+
+    url: str
+    source: str
+    key: str
+    event_name: str
+    event_url: str
+    first: str | None
+    second: str | None
+    first_url: str | None
+    second_url: str | None
+    duplicates: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    group: str = ""
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+
+def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
+    def link(target: str) -> str:
+        return urls.href(page, target)
+
+    return {
+        "site": site,
+        "t": site.strings,
+        "lang": site.language,
+        "page": page,
+        "root": urls.root_of(page),
+        "link": link,
+        "title": title,
+        "version": __version__,
+        "nav_events": [{"title": e.title, "href": link(e.url)} for e in site.events],
+        "nav_pages": [{"title": p.title, "href": link(p.url)} for p in site.pages],
+        "home_href": link(urls.HOME),
+        "teams_href": link(urls.TEAMS),
+        "problems_href": link(urls.PROBLEMS),
+    }
+
+
+def result_word(strings: Mapping[str, str], result: str | None) -> str:
+    return strings[f"result.{result}"] if result else strings["result.none"]
+
+
+def _zh(site: SiteInfo) -> bool:
+    return site.language.lower().startswith("zh")
+
+
+def game_type_name(site: SiteInfo, code: str | None) -> str:
+    game = games.get(code)
+    if game is None:
+        return code or "?"
+    return game.name_zh if _zh(site) else game.name_en
+
+
+def game_row(entry: GameEntry, page: str, site: SiteInfo, teams: Mapping[str, Team]) -> dict[str, Any]:
+    """One line of a game list."""
+    s = entry.summary
+    strings = site.strings
+    return {
+        "href": urls.href(page, entry.url),
+        "code": s.code,
+        "game_type": game_type_name(site, s.code),
+        "first": entry.first or "?",
+        "second": entry.second or "?",
+        "first_href": urls.href(page, teams[entry.first].url) if entry.first in teams else None,
+        "second_href": urls.href(page, teams[entry.second].url) if entry.second in teams else None,
+        "result": s.result,
+        "result_word": result_word(strings, s.result),
+        "by_rules": s.computed is not None,
+        "date": s.date or "",
+        "time": s.time or "",
+        "plies": s.plies,
+        "group": s.group,
+        "errors": sum(1 for d in entry.diagnostics if d.severity == "error"),
+        "warnings": sum(1 for d in entry.diagnostics if d.severity == "warning"),
+        "counted": entry.counted,
+    }
+
+
+def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    page = urls.HOME
+    ctx = base(site, page, site.title)
+    code_counts: dict[str, int] = {}
+    for entry in archive.games:
+        code = entry.summary.code or "?"
+        code_counts[code] = code_counts.get(code, 0) + 1
+    recent = sorted(archive.games, key=lambda e: (e.summary.date or "", e.summary.time or "", e.source), reverse=True)
+    ctx.update(
+        events=[
+            {
+                "name": e.name,
+                "href": urls.href(page, e.url),
+                "dates": e.config.dates,
+                "place": e.config.place,
+                "game_types": [game_type_name(site, s.code) for s in e.sections],
+                "games": len(e.games),
+                "teams": len({t for s in e.sections for t in s.teams}),
+            }
+            for e in archive.events
+        ],
+        game_types=[
+            {"code": code, "name": game_type_name(site, code), "games": count}
+            for code, count in sorted(code_counts.items())
+        ],
+        recent=[game_row(e, page, site, archive.teams) for e in recent[:20]],
+        counts={
+            "records": len(archive.summaries),
+            "games": len(archive.games),
+            "teams": len(archive.teams),
+            "events": len(archive.events),
+            "problems": len(archive.problems),
+        },
+    )
+    return ctx
+
+
+def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    page = ev.url
+    strings = site.strings
+    ctx = base(site, page, ev.name)
+    sections = []
+    for section in ev.sections:
+        team_href = {
+            t: urls.href(page, archive.teams[t].url) for t in section.teams if t in archive.teams
+        }
+        sections.append(
+            {
+                "code": section.code,
+                "name": game_type_name(site, section.code),
+                "points_rule": strings["points_rule"].format(
+                    win=_num(section.rules.points.win),
+                    draw=_num(section.rules.points.draw),
+                    loss=_num(section.rules.points.loss),
+                ),
+                "tiebreaks": [
+                    {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]}
+                    for tb in section.rules.tiebreaks
+                ],
+                "rows": [
+                    {
+                        "rank": row.rank,
+                        "tied": row.tied,
+                        "team": row.team,
+                        "href": team_href.get(row.team),
+                        "games": row.games,
+                        "wins": row.wins,
+                        "draws": row.draws,
+                        "losses": row.losses,
+                        "points": row.points,
+                        "tiebreaks": [row.tiebreaks.get(tb, 0) for tb in section.rules.tiebreaks],
+                    }
+                    for row in section.rows
+                ],
+                "cross_teams": [
+                    {"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(section.teams)
+                ],
+                "cross": [
+                    [
+                        [
+                            {"href": urls.href(page, g.game_id), "score": g.score, "as_first": g.as_first}
+                            for g in section.cross.get(row_team, {}).get(col_team, [])
+                        ]
+                        for col_team in section.teams
+                    ]
+                    for row_team in section.teams
+                ],
+                "games": [game_row(e, page, site, archive.teams) for e in section.games],
+            }
+        )
+    ctx.update(event={"name": ev.name, "dates": ev.config.dates, "place": ev.config.place}, sections=sections)
+    return ctx
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    page = tm.url
+    ctx = base(site, page, tm.name)
+    rows = []
+    for entry in sorted(tm.games, key=GameEntry.sort_key):
+        row = game_row(entry, page, site, archive.teams)
+        as_first = entry.first == tm.name
+        row["as_first"] = as_first
+        row["opponent"] = entry.second if as_first else entry.first
+        opponent = row["opponent"]
+        row["opponent_href"] = urls.href(page, archive.teams[opponent].url) if opponent in archive.teams else None
+        result = entry.summary.result
+        if result == "draw":
+            row["outcome"] = "draw"
+        elif result in ("first", "second"):
+            row["outcome"] = "win" if (result == "first") == as_first else "loss"
+        else:
+            row["outcome"] = "none"
+        row["event"] = next((e.name for e in archive.events if e.key == entry.event_key), entry.event_key)
+        rows.append(row)
+    ctx.update(
+        team={"name": tm.name, "spellings": [s for s in tm.spellings if s != tm.name]},
+        results=[
+            {
+                "event": r.event.name,
+                "event_href": urls.href(page, r.event.url),
+                "game_type": game_type_name(site, r.code),
+                "rank": r.row.rank,
+                "tied": r.row.tied,
+                "games": r.row.games,
+                "wins": r.row.wins,
+                "draws": r.row.draws,
+                "losses": r.row.losses,
+                "points": r.row.points,
+            }
+            for r in tm.results
+        ],
+        games=rows,
+    )
+    return ctx
+
+
+def teams_index(archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    page = urls.TEAMS
+    ctx = base(site, page, site.strings["all_teams"])
+    ctx.update(
+        teams=[
+            {"name": t.name, "href": urls.href(page, t.url), "games": len(t.games), "events": len({r.event.key for r in t.results})}
+            for t in archive.teams.values()
+        ]
+    )
+    return ctx
+
+
+def problems(archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    page = urls.PROBLEMS
+    ctx = base(site, page, site.strings["problems"])
+    files = []
+    for source, found in archive.problems.items():
+        entry = archive.by_source.get(source)
+        files.append(
+            {
+                "source": source,
+                "download": urls.href(page, urls.record_file(source)),
+                "game_href": urls.href(page, entry.url) if entry else None,
+                "errors": sum(1 for d in found if d.severity == "error"),
+                "warnings": sum(1 for d in found if d.severity == "warning"),
+                "diagnostics": found,
+            }
+        )
+    totals = {
+        sev: sum(1 for f in archive.problems.values() for d in f if d.severity == sev)
+        for sev in ("error", "warning", "note")
+    }
+    ctx.update(files=files, totals=totals)
+    return ctx
+
+
+def markdown(title: str, html: str, url: str, site: SiteInfo) -> dict[str, Any]:
+    ctx = base(site, url, title)
+    ctx.update(body=html)
+    return ctx
+
+
+def game(job: GameJob, processed: Processed, site: SiteInfo) -> dict[str, Any]:
+    page = job.url
+    strings = site.strings
+    gtype = games.get(processed.code)
+    assert gtype is not None and processed.replay is not None
+    meta = processed.meta
+    title = f"{job.first or '?'} {strings['vs']} {job.second or '?'}"
+    ctx = base(site, page, title)
+    decision = processed.replay.decision
+    rule = None
+    if decision is not None:
+        rule = strings.get(f"rule.{decision.rule}", decision.rule).format(k=gtype.params.get("k", ""))
+    label = f"{game_type_name(site, gtype.code)}: {title}"
+    ctx.update(
+        game={
+            "title": title,
+            "code": gtype.code,
+            "game_type": game_type_name(site, gtype.code),
+            "event": job.event_name,
+            "event_href": urls.href(page, job.event_url),
+            "first": job.first or "?",
+            "second": job.second or "?",
+            "first_href": urls.href(page, job.first_url) if job.first_url else None,
+            "second_href": urls.href(page, job.second_url) if job.second_url else None,
+            "first_side": gtype.first.name_zh if _zh(site) else gtype.first.name_en,
+            "second_side": gtype.second.name_zh if _zh(site) else gtype.second.name_en,
+            "first_colour": gtype.first.colour,
+            "second_colour": gtype.second.colour,
+            "date": meta.date,
+            "time": meta.time,
+            "place": meta.place,
+            "header_event": meta.event,
+            "group": job.group,
+            "declared": processed.declared,
+            "declared_word": result_word(strings, processed.declared),
+            "declared_header": result_word(strings, processed.declared_header),
+            "declared_name": result_word(strings, processed.declared_name),
+            "result_text": meta.result_text,
+            "computed": processed.computed,
+            "computed_word": result_word(strings, processed.computed) if processed.computed else None,
+            "rule": rule,
+            "decided_at": decision.ply if decision else None,
+            "result": processed.result,
+            "result_word": result_word(strings, processed.result),
+            "plies": processed.plies,
+            "moves": len(processed.record.moves) if processed.record else 0,
+            "source": job.source,
+            "download": urls.href(page, urls.record_file(job.source)),
+            "duplicates": [{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
+        },
+        diagnostics=list(job.diagnostics),
+        viewer=viewer_context(gtype, processed.replay, strings=strings, label=label),
+    )
+    return ctx

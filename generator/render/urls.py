@@ -1,0 +1,86 @@
+"""The URL scheme: where every page lives, and relative links between them.
+
+Every link is relative and names ``index.html`` explicitly, so one output
+works from ``file://``, from a server root and from a GitHub Pages subpath.
+Page paths are ASCII slugs: stable across rebuilds (derived from names and
+paths, never from build order) and safe on every file system and zip tool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from pathlib import PurePosixPath
+from urllib.parse import quote
+
+_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+def _digest(text: str, size: int = 6) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:size]
+
+
+def slug(text: str) -> str:
+    """An ASCII file-name slug; names that lose characters get a short hash.
+
+    ``"C6-A2 B vs B3 W"`` -> ``"c6-a2-b-vs-b3-w"``; ``"北航-天行"`` -> ``"x-3fa2b1"``.
+    """
+    folded = unicodedata.normalize("NFKC", text).lower()
+    ascii_part = _UNSAFE.sub("-", folded).strip("-.")
+    lost = any(ord(ch) > 127 for ch in folded) or not ascii_part
+    if not ascii_part:
+        return f"x-{_digest(text)}"
+    if lost:
+        return f"{ascii_part[:60]}-{_digest(text)}"
+    return ascii_part[:80]
+
+
+def unique_slugs(keys: list[str]) -> dict[str, str]:
+    """Slugs for many keys, made unique deterministically (sorted keys get suffixes)."""
+    result: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in sorted(keys):
+        candidate = slug(key)
+        if candidate in taken:
+            candidate = f"{candidate}-{_digest(key, 8)}"
+        taken.add(candidate)
+        result[key] = candidate
+    return result
+
+
+def root_of(page: str) -> str:
+    """The relative prefix from a page to the site root: ``games/e/x.html`` -> ``../../``."""
+    return "../" * (len(PurePosixPath(page).parts) - 1)
+
+
+def href(from_page: str, target: str) -> str:
+    """A relative link from one page to another path in the site, percent-encoded."""
+    return root_of(from_page) + quote(target, safe="/#=.-_~")
+
+
+HOME = "index.html"
+PROBLEMS = "problems/index.html"
+TEAMS = "teams/index.html"
+GAMES_JSONL = "data/games.jsonl"
+
+
+def event_page(event_slug: str) -> str:
+    return f"events/{event_slug}/index.html"
+
+
+def game_page(event_slug: str, game_slug: str) -> str:
+    return f"games/{event_slug}/{game_slug}.html"
+
+
+def team_page(team_slug: str) -> str:
+    return f"teams/{team_slug}.html"
+
+
+def markdown_page(name_slug: str) -> str:
+    return f"{name_slug}.html"
+
+
+def record_file(source: str) -> str:
+    """Where the original record is published for download (its own path and name)."""
+    return f"files/{source}"

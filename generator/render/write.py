@@ -1,0 +1,52 @@
+"""Writing the site: atomic per file, and untouched when the bytes are the same.
+
+A file is written to a temporary name beside it and renamed over the old
+one, so a reader (or a failed build) never sees half a file; a file whose
+bytes did not change is not rewritten, so its mtime stays and a sync to
+GitHub Pages sends only what changed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically unless it already holds exactly that. True if written."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".qipu-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return True
+
+
+def remove_stale(output: Path, keep: set[str], previous: set[str]) -> int:
+    """Delete files this build wrote last time but no longer produces. Returns how many."""
+    removed = 0
+    for rel in sorted(previous - keep):
+        target = output / rel
+        try:
+            target.unlink()
+            removed += 1
+        except FileNotFoundError:
+            continue
+        parent = target.parent
+        while parent != output and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+    return removed

@@ -1,0 +1,34 @@
+"""Shared test helpers: the shared corpus (optional), demo content, small records."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+DEMO_CONTENT = REPO / "content"
+
+
+@pytest.fixture
+def corpus() -> Path:
+    """The shared corpus of real records; tests using it skip where it is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present (it is not part of a user's clone)")
+    return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Builds in tests must not depend on the developer's working directory.
+    monkeypatch.setenv("PYTHONHASHSEED", os.environ.get("PYTHONHASHSEED", "0"))
+
+
+def c5_record(first: str, second: str, result: str, moves: str, when: str = "2025.08.02 10:00 合肥", event: str = "测试赛") -> str:
+    return f"{{[C5][{first} B][{second} W][{result}][{when}][{event}];{moves}}}"
+
+
+# Black makes five on row 8 from H to L; White plays above.
+C5_BLACK_FIVE = "B(H,8);W(H,9);B(I,8);W(I,9);B(J,8);W(J,9);B(K,8);W(K,9);B(L,8)"

@@ -1,0 +1,207 @@
+"""End to end: build sites and check what a visitor and an organiser would check."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from conftest import C5_BLACK_FIVE, DEMO_CONTENT, REPO, c5_record
+
+
+def qipu(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8"
+    )
+
+
+class _Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.links.append(value)
+
+
+def local_links(page: Path) -> list[str]:
+    parser = _Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return [link for link in parser.links if not urlsplit(link).scheme]
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo archive of the repository, built as a new user would build it."""
+    work = tmp_path_factory.mktemp("demo")
+    out = work / "site"
+    result = qipu("build", "--config", str(REPO / "site.toml"), "--out", str(out), cwd=work)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_demo_site_has_every_page_kind(demo_site: Path) -> None:
+    assert (demo_site / "index.html").is_file()
+    assert (demo_site / ".nojekyll").is_file()
+    assert (demo_site / "problems" / "index.html").is_file()
+    assert (demo_site / "teams" / "index.html").is_file()
+    assert list((demo_site / "events").glob("*/index.html"))
+    assert len(list((demo_site / "games").glob("*/*.html"))) >= 60
+    assert len(list((demo_site / "teams").glob("*.html"))) >= 12
+    assert (demo_site / "about.html").is_file() and (demo_site / "rules.html").is_file()
+    assert (demo_site / "static" / "viewer.js").is_file()
+
+
+def test_every_local_link_and_asset_resolves(demo_site: Path) -> None:
+    pages = list(demo_site.rglob("*.html"))
+    broken = []
+    for page in pages:
+        for link in local_links(page):
+            target = unquote(urlsplit(link).path)
+            if not target:  # in-page anchor such as #ply=3
+                continue
+            assert not target.startswith("/"), f"{page}: absolute link {link} breaks file:// and subpaths"
+            assert not target.endswith("/"), f"{page}: link {link} must name index.html"
+            if not (page.parent / target).resolve().is_file():
+                broken.append(f"{page.relative_to(demo_site)} -> {link}")
+    assert not broken, broken[:20]
+
+
+def test_games_jsonl_has_one_line_per_game(demo_site: Path) -> None:
+    lines = (demo_site / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    games = [json.loads(line) for line in lines]
+    pages = list((demo_site / "games").glob("*/*.html"))
+    assert len(games) == len(pages)
+    required = {"id", "code", "event", "first", "second", "declared", "computed", "plies", "source", "duplicates", "url", "errors", "warnings"}
+    for game in games:
+        assert required <= set(game), required - set(game)
+        assert game["declared"] in ("first", "second", "draw", "unknown", None)
+        assert game["computed"] in ("first", "second", "draw", None)
+        assert (demo_site / game["url"]).is_file()
+        assert (DEMO_CONTENT / game["source"]).is_file()
+        assert (demo_site / "files" / game["source"]).read_bytes() == (DEMO_CONTENT / game["source"]).read_bytes()
+    assert {g["code"] for g in games} >= {"C5", "C6"}
+    assert any(g["duplicates"] for g in games), "the demo's duplicate record is folded into one game"
+
+
+def test_problems_page_lists_the_broken_demo_record(demo_site: Path) -> None:
+    text = (demo_site / "problems" / "index.html").read_text(encoding="utf-8")
+    assert "error" in text and "RULE-E" in text
+
+
+def _build(content: Path, out: Path, cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return qipu("build", "--content", str(content), "--out", str(out), *extra, cwd=cwd)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_two_builds_give_identical_bytes(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    assert _build(DEMO_CONTENT, one / "site", one).returncode == 0
+    assert _build(DEMO_CONTENT, two / "site", two).returncode == 0
+    a, b = _tree(one / "site"), _tree(two / "site")
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_rebuild_without_changes_writes_nothing_and_one_edit_rewrites_little(tmp_path: Path) -> None:
+    content = tmp_path / "content" / "cup"
+    content.mkdir(parents=True)
+    for i in range(4):
+        (content / f"C5-甲{i} vs 乙{i}-先手胜.txt").write_text(c5_record(f"甲{i}", f"乙{i}", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    out = tmp_path / "site"
+    assert _build(tmp_path / "content", out, tmp_path).returncode == 0
+    game_pages = sorted((out / "games").rglob("*.html"))
+    before = {p: p.stat().st_mtime_ns for p in game_pages}
+    again = _build(tmp_path / "content", out, tmp_path)
+    assert again.returncode == 0
+    assert re.search(r"wrote 0 of \d+ files", again.stdout), again.stdout
+    assert "re-read 0 records" in again.stdout
+    assert {p: p.stat().st_mtime_ns for p in game_pages} == before
+    # Edit one record: only that record is re-read.
+    edited = content / "C5-甲0 vs 乙0-先手胜.txt"
+    edited.write_text(c5_record("甲0", "乙0", "先手胜", C5_BLACK_FIVE.replace("W(H,9)", "W(H,9)MARK[2]")), encoding="utf-8")
+    third = _build(tmp_path / "content", out, tmp_path)
+    assert "re-read 1 records" in third.stdout, third.stdout
+    changed = [p for p in game_pages if p.stat().st_mtime_ns != before[p]]
+    assert len(changed) == 1
+
+
+EVIL = "</script><script>alert(1)</script>"
+
+
+def test_user_strings_are_escaped_everywhere(tmp_path: Path) -> None:
+    content = tmp_path / "content" / "evil"
+    content.mkdir(parents=True)
+    (content / "game.txt").write_text(c5_record(EVIL, '"><img src=x onerror=alert(2)>', "先手胜", C5_BLACK_FIVE, event=EVIL), encoding="utf-8")
+    (tmp_path / "content" / "page.md").write_text(f"# Page\n\n{EVIL}\n", encoding="utf-8")
+    out = tmp_path / "site"
+    assert _build(tmp_path / "content", out, tmp_path).returncode == 0
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert(1)" not in text, page
+        assert "<img src=x" not in text, page
+    game = next((out / "games").rglob("*.html")).read_text(encoding="utf-8")
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in game  # shown as text
+    data = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', game, re.S)
+    assert data is not None
+    json.loads(data.group(1))  # the inline JSON is intact
+    for line in (out / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines():
+        assert json.loads(line)["first"] == EVIL
+
+
+def test_strict_build_refuses_to_publish_records_with_errors(tmp_path: Path) -> None:
+    content = tmp_path / "content" / "cup"
+    content.mkdir(parents=True)
+    (content / "bad.txt").write_text(c5_record("甲", "乙", "先手胜", "B(H,8);W(H,8)"), encoding="utf-8")
+    out = tmp_path / "site"
+    strict = _build(tmp_path / "content", out, tmp_path, "--strict")
+    assert strict.returncode == 1
+    assert not (out / "index.html").exists()
+    plain = _build(tmp_path / "content", out, tmp_path)
+    assert plain.returncode == 0
+    assert "bad.txt" in (out / "problems" / "index.html").read_text(encoding="utf-8")
+
+
+def test_broken_input_never_stops_the_build(tmp_path: Path) -> None:
+    content = tmp_path / "content" / "cup"
+    content.mkdir(parents=True)
+    (content / "ok.txt").write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    (content / "binary.txt").write_bytes(b"\xff\xfe\x00\x81\x30\x00\xfe\xff\x00" * 3 + b"\x80\x80\x80\x80")
+    (content / "garbage.txt").write_text("hello, this is not a record", encoding="utf-8")
+    (content / "C5-half.txt").write_text("{[C5][甲 B][乙 W][先手胜][2025.08.02 10:00 合肥][测试];B(H,8);W(Z,99);B(", encoding="utf-8")
+    out = tmp_path / "site"
+    result = _build(tmp_path / "content", out, tmp_path)
+    assert result.returncode == 0, result.stderr
+    problems = (out / "problems" / "index.html").read_text(encoding="utf-8")
+    for name in ("binary.txt", "garbage.txt", "C5-half.txt"):
+        assert name in problems
+    assert len(list((out / "games").rglob("*.html"))) == 2  # ok.txt and the half record up to its bad move
+
+
+def test_check_prints_json_lines_and_exit_codes(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_text(c5_record("甲", "乙", "先手胜", "B(H,8);B(H,9)"), encoding="utf-8")
+    ok = qipu("check", str(good), cwd=tmp_path)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    res = qipu("check", "--format", "json", str(bad), cwd=tmp_path)
+    assert res.returncode == 1
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert rows and all(set(r) == {"path", "line", "column", "severity", "code", "message"} for r in rows)
+    assert any(r["severity"] == "error" and r["path"] == "bad.txt" and r["line"] == 1 for r in rows)
+    assert qipu("check", str(tmp_path / "missing.txt"), cwd=tmp_path).returncode == 2
+    assert qipu("check", "--format", "xml", cwd=tmp_path).returncode == 2
