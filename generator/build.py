@@ -82,13 +82,20 @@ class _CacheState:
     outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
 
 
-def scan(content: Path) -> _Found:
-    """Every file under the content folder, sorted, hidden files and folders skipped."""
+def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
+    """Every file under the content folder, sorted; hidden files and folders skipped.
+
+    ``exclude`` names folders to pass over, such as the output folder when it
+    lies inside the content folder (``content = "."``).
+    """
     found = _Found([], [], [])
     if not content.is_dir():
         return found
+    skip = {p.resolve() for p in exclude}
     for folder, dirs, files in os.walk(content):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith((".", "_")) and (Path(folder) / d).resolve() not in skip
+        )
         for name in sorted(files):
             if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")):
                 continue
@@ -285,7 +292,7 @@ class Builder:
         config = self.config
         report = BuildReport()
         state = self._load_state()
-        found = scan(config.content_dir)
+        found = scan(config.content_dir, [config.output_dir])
         summaries, fresh_records, report.reparsed = self.process_records(found, state)
         archive = build_index(summaries, config)
         report.records = len(summaries)
