@@ -125,7 +125,17 @@ def build_index(summaries: list[Summary], config: Config) -> Archive:
     names = Teams(config.aliases)
     shown = [s for s in summaries if s.code is not None]
     groups, dup_diags = duplicates.group(
-        duplicates.Entry(s.source, s.code or "", s.moves_key, s.first, s.second, s.date, s.time, s.declared, s.plies)
+        duplicates.Entry(
+            s.source,
+            s.code or "",
+            s.moves_key,
+            names.canonical(s.first) if s.first else None,  # spellings covered by an alias are one team
+            names.canonical(s.second) if s.second else None,
+            s.date,
+            s.time,
+            s.declared,
+            s.plies,
+        )
         for s in shown
     )
     by_path = {s.source: s for s in shown}

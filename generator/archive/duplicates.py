@@ -1,0 +1,276 @@
+"""Duplicate records: the same game saved by both sides' programs.
+
+At a CCGC event each team's program writes its own record of every game it
+plays, and organisers often collect both. The two files differ in their
+headers, whitespace and MARK annotations but hold the same moves. Qipu shows
+one game page per game: the records are grouped by game code and a hash of
+the normalised move sequence (:func:`moves_key`), the first file by path is
+shown, and the others are named on its page.
+
+Two checks fall out of the grouping, both warnings since the organiser has to
+decide which file is right:
+
+- copies of one game that declare different results or different team names;
+- records of the same pairing at the same date and time whose moves differ
+  (two programs that disagree about what was played).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable
+
+from generator.diagnostics import Diagnostic, define, make
+
+__all__ = [
+    "COPY_RESULT",
+    "COPY_TEAMS",
+    "DUPLICATE",
+    "SAME_PAIRING",
+    "Entry",
+    "group",
+    "moves_key",
+    "shared_names",
+]
+
+# Codes are numbered from 101 so that other archive modules (events, config
+# of events) can use ARC-W001 onwards without clashing.
+COPY_RESULT = define(
+    "ARC-W101",
+    "warning",
+    "two copies of one game declare different results",
+    "Check which result is right and correct the other file, or remove the wrong copy.",
+)
+COPY_TEAMS = define(
+    "ARC-W102",
+    "warning",
+    "two copies of one game name different teams",
+    "If both names mean one team, add an alias in site.toml; otherwise correct the wrong file.",
+)
+SAME_PAIRING = define(
+    "ARC-W103",
+    "warning",
+    "records of the same pairing and time hold different moves",
+    "The two programs disagree about what was played: compare the files and keep the correct one.",
+)
+DUPLICATE = define(
+    "ARC-N101",
+    "note",
+    "this record is a copy of a game shown from another file",
+    "Nothing to do; the game page names every copy. Remove the copy if you want one file per game.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What duplicate detection needs to know about one record."""
+
+    path: str
+    code: str
+    moves_key: str  # from moves_key(); "" when the record has no moves
+    first: str | None  # canonical team names
+    second: str | None
+    date: str | None
+    time: str | None
+    declared: str | None  # "first", "second", "draw", "unknown" or None
+    plies: int  # number of moves in the record
+
+
+_MARK = re.compile(r"MARK\[[^\]]*\]", re.IGNORECASE)
+_SPACE = re.compile(r"\s+")
+
+
+def _normalise(move: str) -> str:
+    """A move as both sides' writers would agree on it: no MARK, no spaces, upper case."""
+    move = unicodedata.normalize("NFKC", move)
+    return _SPACE.sub("", _MARK.sub("", move)).upper()
+
+
+def moves_key(code: str, moves: Iterable[str]) -> str:
+    """A stable key of a game: its code and its normalised move texts.
+
+    Returns "" for a record without moves: such records are never grouped,
+    since every empty record of a game type would otherwise be "the same".
+    """
+    texts = [_normalise(m) for m in moves]
+    texts = [t for t in texts if t]
+    if not texts:
+        return ""
+    # Unit separators keep ("AB", "C") and ("A", "BC") apart.
+    payload = "\x1f".join([code.upper(), *texts])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+
+
+def _has_moves(entry: Entry) -> bool:
+    return entry.plies > 0 and bool(entry.moves_key)
+
+
+_RESULT_WORDS = {
+    "first": "first player wins",
+    "second": "second player wins",
+    "draw": "draw",
+    "unknown": "undecided",
+}
+
+
+def _others(items: list[tuple[str, str]], mine: str, total: int, limit: int = 3) -> str:
+    """Name up to ``limit`` items whose key is not ``mine``; ``total`` is how many there are.
+
+    Stops as soon as enough are found, so that naming the others for every
+    member of a large group stays linear.
+    """
+    shown: list[str] = []
+    for key, text in items:
+        if key != mine:
+            shown.append(text)
+            if len(shown) == limit:
+                break
+    rest = total - len(shown)
+    return ", ".join(shown) + (f" and {rest} more" if rest > 0 else "")
+
+
+def _result_word(entry: Entry) -> str | None:
+    return _RESULT_WORDS.get(entry.declared, entry.declared) if entry.declared else None
+
+
+def _first(entry: Entry) -> str | None:
+    return entry.first
+
+
+def _second(entry: Entry) -> str | None:
+    return entry.second
+
+
+def _disagreements(copies: list[Entry]) -> list[Diagnostic]:
+    """Warnings for copies of one game that disagree on the result or the teams.
+
+    A field missing from one copy is not a disagreement: that copy just did
+    not say.
+    """
+    out: list[Diagnostic] = []
+    fields = (
+        ("this file declares '{}', but other copies of this game differ: {}", COPY_RESULT, _result_word),
+        ("this file names the first player '{}', but other copies of this game differ: {}", COPY_TEAMS, _first),
+        ("this file names the second player '{}', but other copies of this game differ: {}", COPY_TEAMS, _second),
+    )
+    for template, code, read in fields:
+        values: dict[str, list[str]] = defaultdict(list)
+        for entry in copies:
+            value = read(entry)
+            if value is not None:
+                values[value].append(entry.path)
+        if len(values) < 2:
+            continue
+        items = [(value, f"{path} ('{value}')") for value, paths in sorted(values.items()) for path in paths]
+        for value, paths in sorted(values.items()):
+            named = _others(items, value, len(items) - len(paths))
+            for path in paths:
+                out.append(make(path, 1, 1, code, template.format(value, named)))
+    return out
+
+
+def _pairing_conflicts(entries: list[Entry]) -> list[Diagnostic]:
+    """Warnings for records of one pairing at one date and time with different moves.
+
+    Only records that give both teams, a date and a time are compared: a
+    date alone does not tell two games of one day apart.
+    """
+    slots: dict[tuple[str, str, str, str, str], dict[str, list[Entry]]] = defaultdict(lambda: defaultdict(list))
+    for entry in entries:
+        if entry.first and entry.second and entry.date and entry.time:
+            key = (entry.code, entry.first, entry.second, entry.date, entry.time)
+            slots[key][entry.moves_key if _has_moves(entry) else ""].append(entry)
+    out: list[Diagnostic] = []
+    for (_, first, second, date, time), by_moves in slots.items():
+        if len(by_moves) < 2:
+            continue
+        total = sum(len(members) for members in by_moves.values())
+        items = sorted(
+            ((key, f"{e.path} ({e.plies} moves)") for key, members in by_moves.items() for e in members),
+            key=lambda item: item[1],
+        )
+        for key, members in by_moves.items():
+            named = _others(items, key, total - len(members))
+            for entry in members:
+                message = (
+                    f"records of the same pairing and time disagree: {first} vs {second} "
+                    f"on {date} {time}; this file has {entry.plies} moves, "
+                    f"different moves are in {named}"
+                )
+                out.append(make(entry.path, 1, 1, SAME_PAIRING, message))
+    return out
+
+
+def _by_date(members: list[Entry]) -> list[list[Entry]]:
+    """Split copies of one move sequence that were played on different dates.
+
+    Deterministic programs can play the very same game twice (a replayed
+    round, a final after a group stage); records dated on different days are
+    two games, not two copies. A copy without a date joins the earliest
+    dated game.
+    """
+    dates = sorted({e.date for e in members if e.date})
+    if len(dates) < 2:
+        return [members]
+    split: dict[str, list[Entry]] = {date: [] for date in dates}
+    for entry in members:
+        split[entry.date or dates[0]].append(entry)
+    return list(split.values())
+
+
+def group(entries: Iterable[Entry]) -> tuple[list[list[Entry]], list[Diagnostic]]:
+    """Group the records that hold the same game, and report what disagrees.
+
+    A group is every record with the same game code and the same
+    :func:`moves_key` (with at least one move), except that records dated on
+    different days stay apart (see :func:`_by_date`), sorted by path: the first is
+    the canonical record, shown as the game page, and the others are named on
+    it. A record without copies is a group of one; so is every record without
+    moves. Groups are sorted by their first path. Runs in linear time (dict
+    grouping), apart from the small work per group of copies.
+    """
+    entries = list(entries)
+    buckets: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    groups: list[list[Entry]] = []
+    for entry in entries:
+        if _has_moves(entry):
+            buckets[(entry.code, entry.moves_key)].append(entry)
+        else:
+            groups.append([entry])
+    for members in buckets.values():
+        groups.extend(sorted(part, key=lambda e: e.path) for part in _by_date(members))
+    groups.sort(key=lambda members: members[0].path)
+
+    diagnostics: list[Diagnostic] = []
+    for members in groups:
+        if len(members) < 2:
+            continue
+        shown = members[0]
+        diagnostics.extend(_disagreements(members))
+        for copy in members[1:]:
+            diagnostics.append(
+                make(copy.path, 1, 1, DUPLICATE, f"same game as {shown.path}, which is shown as the game page")
+            )
+    diagnostics.extend(_pairing_conflicts(entries))
+    diagnostics.sort()
+    return groups, diagnostics
+
+
+def shared_names(groups: Iterable[list[Entry]]) -> list[tuple[str, str]]:
+    """Pairs of team names written on the same side of the same game in two copies.
+
+    Feed them to :func:`generator.archive.teams.suggest_aliases` as
+    ``shared_games``. Each pair is sorted; the list is sorted and unique.
+    """
+    pairs: set[tuple[str, str]] = set()
+    for members in groups:
+        for side in ("first", "second"):
+            names = sorted({getattr(e, side) for e in members if getattr(e, side)})
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    pairs.add((a, b))
+    return sorted(pairs)

@@ -1,0 +1,263 @@
+"""Standings with tie-breaks, and crosstables, for round-robin events.
+
+The input is the list of decided games of one event (:class:`Played`); a game
+whose result is unknown is not passed in, so it counts for nothing. Points per
+win, draw and loss come from ``site.toml`` (:class:`Points`). Teams level on
+points are separated by the tie-breaks named in :data:`TIEBREAKS`, applied in
+the configured order and hierarchically, as tournament regulations do:
+
+1. sort by points;
+2. inside each group still level, compute the first tie-break and split the
+   group by it; only the sub-groups still level go on to the next tie-break;
+3. teams level after every tie-break share their rank (1, 2, 2, 4) and are
+   listed by name, for display only.
+
+Head-to-head is a mini-league recomputed inside each group still level at the
+moment it is applied, so it means "points earned against the teams I am tied
+with", as organisers expect.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Literal, Sequence
+
+__all__ = [
+    "TIEBREAKS",
+    "CrossGame",
+    "Played",
+    "Points",
+    "Row",
+    "crosstable",
+    "standings",
+]
+
+# The names used in site.toml (``tiebreaks = ["head-to-head", ...]``).
+TIEBREAKS: tuple[str, ...] = ("head-to-head", "sonneborn-berger", "wins", "second-wins")
+
+# Comparisons of derived floats are done on rounded values, so that a
+# configuration like ``win = 0.1`` cannot split teams by rounding noise.
+_DIGITS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Points for a win, a draw and a loss (2/1/0 by default; 3/1/0 is common)."""
+
+    win: float = 2.0
+    draw: float = 1.0
+    loss: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One decided game: ``first`` moved first; ``result`` is from that order."""
+
+    game_id: str
+    first: str
+    second: str
+    result: Literal["first", "second", "draw"]
+
+
+@dataclass(slots=True)
+class Row:
+    """One line of the standings table.
+
+    ``tiebreaks`` holds a value for every tie-break in the order used, in that
+    order. ``tied`` is true when the team shares its rank with another after
+    every tie-break.
+    """
+
+    rank: int
+    team: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: float
+    tiebreaks: dict[str, float]
+    tied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CrossGame:
+    """One game in a crosstable cell, seen from the row team."""
+
+    game_id: str
+    score: str  # "1", "½" or "0"
+    as_first: bool
+
+
+@dataclass(slots=True)
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    second_wins: int = 0
+    points: float = 0.0
+
+
+def _fraction(game: Played, team: str) -> float:
+    """The share of the game ``team`` won: 1, ½ or 0."""
+    if game.result == "draw":
+        return 0.5
+    winner = game.first if game.result == "first" else game.second
+    return 1.0 if winner == team else 0.0
+
+
+def _points_of(fraction: float, points: Points) -> float:
+    if fraction == 1.0:
+        return points.win
+    if fraction == 0.5:
+        return points.draw
+    return points.loss
+
+
+def _tally(teams: Iterable[str], games: list[Played], points: Points) -> dict[str, _Tally]:
+    table: dict[str, _Tally] = {team: _Tally() for team in teams}
+    for game in games:
+        for team, as_second in ((game.first, False), (game.second, True)):
+            row = table.setdefault(team, _Tally())
+            fraction = _fraction(game, team)
+            row.games += 1
+            row.points += _points_of(fraction, points)
+            if fraction == 1.0:
+                row.wins += 1
+                row.second_wins += as_second
+            elif fraction == 0.5:
+                row.draws += 1
+            else:
+                row.losses += 1
+    return table
+
+
+def _sonneborn_berger(games: list[Played], table: dict[str, _Tally]) -> dict[str, float]:
+    """Sum over a team's games of the opponent's final points times the share won."""
+    sb: dict[str, float] = defaultdict(float)
+    for game in games:
+        sb[game.first] += table[game.second].points * _fraction(game, game.first)
+        sb[game.second] += table[game.first].points * _fraction(game, game.second)
+    return sb
+
+
+def _head_to_head(group: list[str], games: list[Played], points: Points) -> dict[str, float]:
+    """Mini-league points of each team from the games among ``group``.
+
+    If the tied teams have not all played each other equally often (an
+    unfinished event), the mini-league is still computed from the games that
+    exist: a team simply has fewer chances to score in it. Organisers who want
+    otherwise can order another tie-break first.
+    """
+    members = set(group)
+    scores = dict.fromkeys(group, 0.0)
+    for game in games:
+        if game.first in members and game.second in members:
+            scores[game.first] += _points_of(_fraction(game, game.first), points)
+            scores[game.second] += _points_of(_fraction(game, game.second), points)
+    return scores
+
+
+def _split(group: list[str], key: dict[str, float]) -> list[list[str]]:
+    """Split a group by a value, best first; members keep their relative order."""
+    buckets: dict[float, list[str]] = defaultdict(list)
+    for team in group:
+        buckets[round(key[team], _DIGITS)].append(team)
+    return [buckets[value] for value in sorted(buckets, reverse=True)]
+
+
+def standings(
+    teams: Iterable[str],
+    games: Iterable[Played],
+    points: Points,
+    order: Sequence[str] = TIEBREAKS,
+) -> list[Row]:
+    """The standings table of one event, best first.
+
+    Every team in ``teams`` appears, with zero games if it played none; a team
+    that appears only in ``games`` is added too. A game of a team against
+    itself (a self-play test record) is ignored. ``order`` names the
+    tie-breaks to apply, from :data:`TIEBREAKS`; an unknown name is a
+    programming error (the configuration validates names) and raises
+    :class:`ValueError`.
+
+    The head-to-head value shown for a team is its mini-league score inside
+    the group it was level with when head-to-head was applied; a team that
+    was already alone at that point shows 0.
+    """
+    for name in order:
+        if name not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(TIEBREAKS)}")
+    played = sorted(
+        (g for g in games if g.first != g.second),
+        key=lambda g: (g.game_id, g.first, g.second, g.result),
+    )
+    table = _tally(sorted(set(teams)), played, points)
+    sb = _sonneborn_berger(played, table)
+    fixed: dict[str, dict[str, float]] = {
+        "sonneborn-berger": {team: sb.get(team, 0.0) for team in table},
+        "wins": {team: float(row.wins) for team, row in table.items()},
+        "second-wins": {team: float(row.second_wins) for team, row in table.items()},
+    }
+    values: dict[str, dict[str, float]] = {team: {} for team in table}
+
+    def resolve(group: list[str], remaining: Sequence[str]) -> list[list[str]]:
+        # Depth-first: each sub-group is settled before the next, so the
+        # final list of groups is already in rank order.
+        if not remaining:
+            return [group]
+        name, rest = remaining[0], remaining[1:]
+        if name == "head-to-head":
+            key = _head_to_head(group, played, points) if len(group) > 1 else {group[0]: 0.0}
+        else:
+            key = fixed[name]
+        for team in group:
+            values[team][name] = key[team]
+        if len(group) == 1:
+            return [group] if not rest else resolve(group, rest)
+        return [settled for sub in _split(group, key) for settled in resolve(sub, rest)]
+
+    by_points = _split(sorted(table), {team: row.points for team, row in table.items()})
+    rows: list[Row] = []
+    for level in by_points:
+        for group in resolve(level, list(order)):
+            rank = len(rows) + 1
+            for team in sorted(group):
+                t = table[team]
+                rows.append(
+                    Row(
+                        rank=rank,
+                        team=team,
+                        games=t.games,
+                        wins=t.wins,
+                        draws=t.draws,
+                        losses=t.losses,
+                        points=t.points,
+                        tiebreaks={name: values[team][name] for name in order},
+                        tied=len(group) > 1,
+                    )
+                )
+    return rows
+
+
+_SCORES = {1.0: "1", 0.5: "½", 0.0: "0"}
+
+
+def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[str, list[CrossGame]]]:
+    """Row team -> column team -> the games between them, seen from the row team.
+
+    Every listed team has a row and every listed team a column (the diagonal
+    and pairs that never met hold an empty list), so templates can index
+    without checks. In a double round robin a cell holds two games; games are
+    sorted by ``game_id``. Games involving a team not listed, or a team
+    against itself, are left out.
+    """
+    listed = set(teams)
+    table: dict[str, dict[str, list[CrossGame]]] = {row: {col: [] for col in teams} for row in teams}
+    for game in sorted(games, key=lambda g: (g.game_id, g.first, g.second)):
+        if game.first == game.second or game.first not in listed or game.second not in listed:
+            continue
+        table[game.first][game.second].append(CrossGame(game.game_id, _SCORES[_fraction(game, game.first)], True))
+        table[game.second][game.first].append(CrossGame(game.game_id, _SCORES[_fraction(game, game.second)], False))
+    return table
