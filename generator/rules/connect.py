@@ -1,0 +1,571 @@
+"""k-in-a-row engine: gomoku (C5) and connect6 (C6).
+
+Everything game-specific comes from the registry entry: the board size
+(``game.columns`` x ``game.rows``), ``params["k"]`` (stones in a row that win),
+``params["first_turn"]`` (stones in the first player's first turn) and
+``params["per_turn"]`` (stones per turn after that). Connect6 records write
+each stone as its own move, so a turn of two stones is two moves by the same
+side; the engine works stone by stone and only the turn order knows about
+turns.
+
+Event options (``site.toml``, defaults in ``game.options``):
+
+``exact_five``
+    Only a line of exactly ``k`` stones wins; an overline (``k + 1`` or more)
+    does not, for either player.
+``renju``
+    Renju forbidden moves for the first player (black): overline, double four,
+    double three. A forbidden move loses at once (the second player wins,
+    rule ``"forbidden"``). A move that makes an exact five wins even if it
+    also has a forbidden shape, as in the RIF rules. The second player's
+    overline still wins unless ``exact_five`` is set too.
+
+What counts as a four and a three (renju), following the RIF definitions
+generalised from five to ``k``:
+
+* A *five point* of a line through the new stone is an empty point that,
+  filled by black, makes a run of exactly ``k`` containing the new stone.
+* A *four* is a line with a five point. One line holds two fours when it has
+  two five points that are not the two ends of one unbroken run of ``k - 1``
+  (``X.XXX.X`` is a double four in one line; ``.XXXX.`` is one straight four).
+* A *straight four* is an unbroken run of ``k - 1`` whose both ends are five
+  points.
+* A *three* is a line, not already a four, where one more black stone on an
+  empty point of that line makes a straight four through the new stone, and
+  that point is not itself forbidden for black. This is the recursive part:
+  a "three" whose only completing points are forbidden is a fake three and
+  does not count. We follow the recursion :data:`RENJU_DEPTH` levels deep and
+  count deeper completions as real; positions that need more than that do
+  not occur in practice.
+
+Double four: two or more fours through the new stone. Double three: two or
+more threes in different lines. A four and a three together are legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Mapping
+
+from generator import diagnostics, scene
+from generator.diagnostics import Diagnostic
+from generator.games import GameType
+from generator.model import Decision, Move, Ply, Record, Replay, Result
+
+Side = Literal["first", "second"]
+
+# A note, not an error: the format reader has already reported the syntax error.
+UNREADABLE = diagnostics.define(
+    "RULE-N102",
+    "note",
+    "The replay stops at a move that could not be read (k-in-a-row)",
+    "Fix the move's syntax (see the format error reported at the same place); "
+    "the moves from there on are shown as not replayed.",
+)
+WRONG_SIDE = diagnostics.define(
+    "RULE-E102",
+    "error",
+    "Stone played by the wrong side (k-in-a-row turn order)",
+    "Check the side letters: black opens with one stone; in connect6 every later "
+    "turn is two stones, each written as its own entry (B, WW, BB, ...).",
+)
+OFF_BOARD = diagnostics.define(
+    "RULE-E103",
+    "error",
+    "Stone placed off the board (k-in-a-row)",
+    "Check the column letter and row number against the board size of the game.",
+)
+OCCUPIED = diagnostics.define(
+    "RULE-E104",
+    "error",
+    "Stone placed on an occupied point (k-in-a-row)",
+    "The message names the move that occupied the point; the record probably "
+    "repeats or mistypes a move.",
+)
+AFTER_END = diagnostics.define(
+    "RULE-E105",
+    "error",
+    "Move after the game was already decided (k-in-a-row)",
+    "The rules ended the game earlier (a winning line, a forbidden move or a "
+    "full board); remove the extra moves or check the earlier ones.",
+)
+FORBIDDEN = diagnostics.define(
+    "RULE-N101",
+    "note",
+    "Renju forbidden move by black: black loses",
+    "Under the event's renju option black may not make an overline, a double "
+    "four or a double three; set `renju = false` for the event if it was "
+    "played free-style.",
+)
+
+# Board cell contents. EDGE pads the board so that line scans need no bounds checks.
+EMPTY, FIRST, SECOND, EDGE = 0, 1, 2, 3
+
+# How many levels of "is the completing point itself forbidden?" to follow.
+RENJU_DEPTH = 4
+
+FORBIDDEN_WORDS = {
+    "overline": "overline (more than {k} in a row)",
+    "double-four": "double four (two fours at once)",
+    "double-three": "double three (two open threes at once)",
+}
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+class ConnectState:
+    """A k-in-a-row position, played stone by stone.
+
+    Coordinates are 0-based: ``x`` is the column (A = 0), ``y`` the row from
+    the bottom (row 1 = 0). The board is a flat ``bytearray`` with a border of
+    :data:`EDGE` cells, so that the win check after each stone walks the four
+    lines through it without bounds checks.
+    """
+
+    __slots__ = (
+        "game", "columns", "rows", "k", "first_turn", "per_turn", "exact", "renju",
+        "ply", "winner", "rule", "winning_cells", "forbidden_kind",
+        "_stride", "_board", "_placed", "_dirs", "_cells", "_empty", "_slot",
+    )
+
+    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
+        options = options or {}
+        self.game = game
+        self.columns = game.columns
+        self.rows = game.rows
+        self.k: int = int(game.params["k"])
+        self.first_turn: int = int(game.params.get("first_turn", 1))
+        self.per_turn: int = int(game.params.get("per_turn", 1))
+        self.exact = bool(options.get("exact_five", game.options.get("exact_five", False)))
+        self.renju = bool(options.get("renju", game.options.get("renju", False)))
+        self.ply = 0
+        self.winner: Result | None = None
+        self.rule: str | None = None
+        self.winning_cells: tuple[str, ...] = ()
+        self.forbidden_kind: str | None = None  # "overline", "double-four", "double-three"
+        # The padded layout is described in _layout().
+        stride = self._stride = self.columns + 1
+        board, cells, empty, slot = _layout(self.columns, self.rows)
+        self._board = bytearray(board)
+        self._cells = cells  # shared and never written
+        self._placed = [0] * len(board)  # the ply that filled each cell
+        # Horizontal, vertical, diagonal, anti-diagonal; a line's cells are
+        # reported from its -d end to its +d end.
+        self._dirs = (1, stride, stride + 1, 1 - stride)
+        # Empty cells for O(1) random picks: a list and each cell's slot in it.
+        self._empty = list(empty)
+        self._slot = dict(slot)
+
+    # -- turn order ---------------------------------------------------------
+
+    def side_at(self, ply: int) -> Side:
+        """Whose stone the ``ply``-th (0-based) stone of the game is."""
+        if ply < self.first_turn:
+            return "first"
+        return "second" if ((ply - self.first_turn) // self.per_turn) % 2 == 0 else "first"
+
+    def stone_of_turn(self, ply: int) -> tuple[int, int]:
+        """(index within its turn, 1-based; stones in that turn) of a 0-based ply."""
+        if ply < self.first_turn:
+            return ply + 1, self.first_turn
+        return (ply - self.first_turn) % self.per_turn + 1, self.per_turn
+
+    @property
+    def to_move(self) -> Side:
+        """Whose stone comes next."""
+        return self.side_at(self.ply)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    # -- cells ----------------------------------------------------------------
+
+    def index(self, x: int, y: int) -> int | None:
+        """Storage index of a point, or None off the board."""
+        if 0 <= x < self.columns and 0 <= y < self.rows:
+            return (y + 1) * self._stride + x + 1
+        return None
+
+    def cell(self, x: int, y: int) -> str:
+        """The scene cell id of a point (``J10``)."""
+        i = self.index(x, y)
+        return (self._cells[i] if i is not None else None) or scene.grid_cell(x, y + 1)
+
+    def at(self, x: int, y: int) -> Side | None:
+        """Whose stone is on a point, or None."""
+        i = self.index(x, y)
+        value = self._board[i] if i is not None else EMPTY
+        return "first" if value == FIRST else "second" if value == SECOND else None
+
+    def placed_at(self, x: int, y: int) -> int:
+        """The 1-based ply that put the stone on a point (0 if empty)."""
+        i = self.index(x, y)
+        return self._placed[i] if i is not None else 0
+
+    def empty_cells(self) -> list[tuple[int, int]]:
+        """Every empty point as (x, y), in board order."""
+        stride = self._stride
+        return sorted(((i % stride) - 1, i // stride - 1) for i in self._empty)
+
+    def random_empty(self, rng: Any) -> tuple[int, int]:
+        """A uniformly random empty point, in O(1) (``rng`` is a ``random.Random``)."""
+        i = self._empty[rng.randrange(len(self._empty))]
+        return (i % self._stride) - 1, i // self._stride - 1
+
+    def copy(self) -> ConnectState:
+        """An independent copy (for generators that look ahead)."""
+        other = object.__new__(ConnectState)
+        for name in ConnectState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._board = bytearray(self._board)
+        other._placed = list(self._placed)
+        other._empty = list(self._empty)
+        other._slot = dict(self._slot)
+        return other
+
+    # -- playing --------------------------------------------------------------
+
+    def check(self, x: int, y: int) -> str | None:
+        """None if the next stone may go on (x, y), else "game-over", "off-board" or "occupied".
+
+        Renju forbidden points are legal to play (they lose); see :meth:`forbidden`.
+        """
+        if self.winner is not None:
+            return "game-over"
+        i = self.index(x, y)
+        if i is None:
+            return "off-board"
+        if self._board[i] != EMPTY:
+            return "occupied"
+        return None
+
+    def play(self, x: int, y: int) -> None:
+        """Place the next stone; raise ValueError with the reason key if illegal."""
+        reason = self.check(x, y)
+        if reason is not None:
+            raise ValueError(reason)
+        self._place((y + 1) * self._stride + x + 1)
+
+    def forbidden(self, x: int, y: int) -> str | None:
+        """The renju prohibition a first-player stone on (x, y) would break, if any.
+
+        None when renju is off, when the second player is to move, or when the
+        point is off the board or occupied.
+        """
+        i = self.index(x, y)
+        if not self.renju or i is None or self._board[i] != EMPTY or self.to_move != "first":
+            return None
+        return self._forbidden_at(i, 0)
+
+    def _place(self, i: int) -> None:
+        board = self._board
+        colour = FIRST if self.side_at(self.ply) == "first" else SECOND
+        # Renju: judged before the stone counts (an exact five still wins).
+        kind = self._forbidden_at(i, 0) if self.renju and colour == FIRST else None
+        board[i] = colour
+        self.ply += 1
+        self._placed[i] = self.ply
+        # Swap-remove from the empty list.
+        empty, slot = self._empty, self._slot
+        n = slot.pop(i)
+        last = empty.pop()
+        if last != i:
+            empty[n] = last
+            slot[last] = n
+        if kind is not None:
+            self.winner, self.rule, self.forbidden_kind = "second", "forbidden", kind
+            self.winning_cells = (self._cells[i],)  # type: ignore[assignment]
+            return
+        k = self.k
+        exact = self.exact or (self.renju and colour == FIRST)
+        for d in self._dirs:
+            j = i + d
+            while board[j] == colour:
+                j += d
+            h = i - d
+            while board[h] == colour:
+                h -= d
+            n = (j - h) // d - 1  # stones strictly between the two ends
+            if n == k or (n > k and not exact):
+                self.winner = "first" if colour == FIRST else "second"
+                self.rule = "line"
+                cells = self._cells
+                self.winning_cells = tuple(cells[c] for c in range(h + d, j, d))  # type: ignore[misc]
+                return
+        if not empty:
+            self.winner, self.rule = "draw", "board-full"
+
+    # -- renju ----------------------------------------------------------------
+
+    def _run(self, i: int, d: int, colour: int) -> int:
+        """Length of the run of ``colour`` through i along d (board[i] must hold colour)."""
+        board = self._board
+        j = i + d
+        while board[j] == colour:
+            j += d
+        h = i - d
+        while board[h] == colour:
+            h -= d
+        return (j - h) // d - 1
+
+    def _span(self, i: int, d: int) -> list[int]:
+        """The cells within k - 1 steps of i along d, on the board side of any edge."""
+        board, k = self._board, self.k
+        cells = []
+        for step in (d, -d):
+            j = i
+            for _ in range(k - 1):
+                j += step
+                if board[j] == EDGE:  # the padding stops us before we wrap a row
+                    break
+                cells.append(j)
+        return cells
+
+    def _five_points(self, i: int, d: int) -> list[int]:
+        """Empty points on the line through i (a black stone) that make exactly k through i."""
+        board, k = self._board, self.k
+        points = []
+        for q in self._span(i, d):
+            if board[q] != EMPTY:
+                continue
+            board[q] = FIRST
+            if self._run(i, d, FIRST) == k:
+                points.append(q)
+            board[q] = EMPTY
+        return sorted(points)
+
+    def _fours(self, i: int, d: int) -> int:
+        """How many fours the black stone at i makes along d (0, 1 or 2)."""
+        points = self._five_points(i, d)
+        if len(points) < 2:
+            return len(points)
+        # Two five points at the ends of one unbroken run are one straight four.
+        if len(points) == 2 and self._straight_pair(points[0], points[1], d):
+            return 1
+        return len(points)
+
+    def _straight_pair(self, a: int, b: int, d: int) -> bool:
+        """True if a and b are the two ends of an unbroken black run of k - 1."""
+        lo, hi, step = min(a, b), max(a, b), abs(d)
+        if hi - lo != self.k * step:
+            return False
+        board = self._board
+        return all(board[c] == FIRST for c in range(lo + step, hi, step))
+
+    def _straight_four(self, i: int, d: int) -> bool:
+        points = self._five_points(i, d)
+        return any(
+            self._straight_pair(a, b, d) for n, a in enumerate(points) for b in points[n + 1 :]
+        )
+
+    def _is_three(self, i: int, d: int, depth: int) -> bool:
+        """True if the black stone at i makes a real three along d."""
+        board = self._board
+        for q in self._span(i, d):
+            if board[q] != EMPTY:
+                continue
+            board[q] = FIRST
+            straight = self._straight_four(i, d)
+            board[q] = EMPTY
+            if not straight:
+                continue
+            # The recursive part: the completing point must itself be playable.
+            if depth >= RENJU_DEPTH or self._forbidden_at(q, depth + 1) is None:
+                return True
+        return False
+
+    def _forbidden_at(self, i: int, depth: int) -> str | None:
+        """The prohibition a black stone on the empty cell i breaks, or None."""
+        board, k = self._board, self.k
+        board[i] = FIRST
+        try:
+            runs = [self._run(i, d, FIRST) for d in self._dirs]
+            if k in runs:
+                return None  # a five wins, whatever else the stone makes
+            if max(runs) > k:
+                return "overline"
+            fours = [self._fours(i, d) for d in self._dirs]
+            if sum(fours) >= 2:
+                return "double-four"
+            threes = sum(
+                1 for d, f in zip(self._dirs, fours) if not f and self._is_three(i, d, depth)
+            )
+            if threes >= 2:
+                return "double-three"
+            return None
+        finally:
+            board[i] = EMPTY
+
+
+_LAYOUTS: dict[tuple[int, int], tuple[bytes, tuple[str | None, ...], tuple[int, ...], dict[int, int]]] = {}
+
+
+def _layout(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tuple[int, ...], dict[int, int]]:
+    """The empty padded board of a size, its cell ids and empty list, built once per size.
+
+    Row y lives at ``(y + 1) * stride``, column x at offset ``x + 1``, with
+    ``stride = columns + 1``: offset 0 of every row and the rows below and
+    above the board are EDGE, so a walk along any line meets EDGE before it
+    can wrap into another row or leave the array.
+    """
+    key = (columns, rows)
+    if key not in _LAYOUTS:
+        stride = columns + 1
+        size = (rows + 3) * stride
+        board = bytearray([EDGE]) * size
+        cells: list[str | None] = [None] * size
+        for y in range(rows):
+            for x in range(columns):
+                i = (y + 1) * stride + x + 1
+                board[i] = EMPTY
+                cells[i] = scene.grid_cell(x, y + 1)
+        empty = tuple(i for i in range(size) if board[i] == EMPTY)
+        _LAYOUTS[key] = (bytes(board), tuple(cells), empty, {i: n for n, i in enumerate(empty)})
+    return _LAYOUTS[key]
+
+
+# -- replay -------------------------------------------------------------------
+
+
+def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
+    """0-based (x, y) of a parsed point like ("J", 10); None if it names no column."""
+    if point is None:
+        return None
+    letter, row = point
+    letter = letter.strip().upper()
+    if len(letter) != 1 or letter not in scene.COLUMN_LETTERS:
+        return None
+    return scene.COLUMN_LETTERS.index(letter), row - 1
+
+
+def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
+    """Replay a record stone by stone; stop at the first illegal move.
+
+    Returns the plies up to the first illegal move, the moves from there on as
+    ``not_replayed``, the rules' decision (a line, a renju forbidden move, a
+    full board) or None when the record stops before the rules decide.
+    """
+    state = ConnectState(game, options or {})
+    plies: list[Ply] = []
+    found: list[Diagnostic] = []
+    colours = {"first": game.first.colour, "second": game.second.colour}
+    stopped: int | None = None
+    for n, move in enumerate(record.moves):
+        xy = point_xy(move.point)
+        error = _illegal(state, move, xy, n + 1, game, record.path)
+        if error is not None:
+            found.append(error)
+            stopped = n
+            break
+        assert xy is not None  # _illegal reports every move without a point
+        x, y = xy
+        side = state.to_move
+        state.play(x, y)
+        cell = state.cell(x, y)
+        ops = [scene.add(f"s{n + 1}", "stone", colours[side], cell), scene.mark(cell, "last")]
+        if state.winner is not None:  # this stone decided the game
+            if state.rule == "line":
+                ops.extend(scene.mark(c, "win") for c in state.winning_cells)
+            elif state.rule == "forbidden":
+                why = _forbidden_text(state, game, cell)
+                ops.extend((scene.mark(cell, "forbidden"), scene.note(why)))
+                found.append(
+                    diagnostics.make(
+                        record.path, move.line, move.column, FORBIDDEN, f"move {n + 1}, {move.text}: {why}"
+                    )
+                )
+        plies.append(
+            Ply(n + 1, side, colours[side], move.text, ops, move.mark, move.line, move.column)
+        )
+    decision = None
+    if state.winner is not None:
+        decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
+    not_replayed = list(record.moves[stopped:]) if stopped is not None else []
+    return Replay([], plies, not_replayed, decision, found)
+
+
+def _forbidden_text(state: ConnectState, game: GameType, cell: str) -> str:
+    words = FORBIDDEN_WORDS[state.forbidden_kind or "overline"].format(k=state.k)
+    return (
+        f"{cell} is a forbidden move for {game.first.name_en} under renju rules: "
+        f"{words}; {game.first.name_en} loses"
+    )
+
+
+def _illegal(
+    state: ConnectState, move: Move, xy: tuple[int, int] | None, n: int, game: GameType, path: str
+) -> Diagnostic | None:
+    """The diagnostic for move number n (at ``xy``) if it cannot be played, else None."""
+
+    def error(code: str, why: str) -> Diagnostic:
+        return diagnostics.make(path, move.line, move.column, code, f"move {n}, {move.text}: {why}")
+
+    if move.point is None:
+        return error(UNREADABLE, "the move cannot be read; the replay stops here")
+    if state.winner is not None:
+        return error(AFTER_END, _ended_text(state, game))
+    side = game.side_of(move.side)
+    expected = state.to_move
+    if side != expected:
+        return error(WRONG_SIDE, _turn_text(state, game, move.side, side))
+    bounds = (
+        f"the board is {state.columns}x{state.rows}, columns A-"
+        f"{scene.COLUMN_LETTERS[state.columns - 1]}, rows 1-{state.rows}"
+    )
+    if xy is None:
+        return error(OFF_BOARD, f"column {move.point[0]!r} is off the board ({bounds})")
+    reason = state.check(*xy)
+    if reason == "off-board":
+        where = f"{move.point[0].strip().upper()}{move.point[1]}"
+        return error(OFF_BOARD, f"{where} is off the board ({bounds})")
+    if reason == "occupied":
+        by = state.placed_at(*xy)
+        owner = state.at(*xy)
+        name = game.first.name_en if owner == "first" else game.second.name_en
+        return error(OCCUPIED, f"{state.cell(*xy)} is already occupied by move {by} ({name})")
+    return None
+
+
+def _ended_text(state: ConnectState, game: GameType) -> str:
+    if state.rule == "board-full":
+        return f"the board was already full at move {state.ply} (a draw); no move may follow"
+    if state.rule == "forbidden":
+        return (
+            f"the game already ended at move {state.ply}: {game.first.name_en}'s forbidden "
+            f"move ({state.forbidden_kind}) lost it; no move may follow"
+        )
+    name = game.first.name_en if state.winner == "first" else game.second.name_en
+    return (
+        f"the game was already won by {name} at move {state.ply} "
+        f"({len(state.winning_cells)} in a row); no move may follow"
+    )
+
+
+def _turn_text(state: ConnectState, game: GameType, letter: str, side: str | None) -> str:
+    expected = state.to_move
+    name = (game.first if expected == "first" else game.second).name_en
+    index, stones = state.stone_of_turn(state.ply)
+    if stones == 1:
+        want = f"{name} to move"
+    elif index == 1:
+        want = f"{name}'s 1st stone of a new turn of {stones}"
+    else:
+        want = f"{name}'s {_ordinal(index)} stone of this turn"
+    if side is None:
+        found = (
+            f"unknown side {letter!r} ({game.first.letter} = {game.first.name_en}, "
+            f"{game.second.letter} = {game.second.name_en})"
+        )
+    else:
+        found = (game.first if side == "first" else game.second).name_en
+    rule = ""
+    if state.per_turn > 1 or state.first_turn > 1:
+        rule = (
+            f" ({game.first.name_en}'s first turn is {state.first_turn} stone"
+            f"{'s' if state.first_turn > 1 else ''}, then each turn is {state.per_turn} stones)"
+        )
+    return f"wrong side to move: expected {want}, found {found}{rule}"
