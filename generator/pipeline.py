@@ -23,12 +23,6 @@ E_RESULT = define(
     "The declared result contradicts the result the rules decide",
     "Correct the result in the header and the file name; the page and the standings use the computed result.",
 )
-W_NO_CODE = define(
-    "REC-W001",
-    "warning",
-    "The game code in the file name differs from the one in the header",
-    "Rename the file or correct the header; the header's code is used.",
-)
 W_NO_RESULT = define(
     "RES-W001",
     "warning",
@@ -133,10 +127,6 @@ def _process(
     record = formats.read(text, from_name.code)
     diagnostics += record.diagnostics
     game = games.get(record.code) or games.get(from_name.code)
-    if record.code and from_name.code and games.get(from_name.code) and record.code.upper() != from_name.code.upper():
-        diagnostics.append(
-            make(source.path, 1, 1, W_NO_CODE, f"file name says {from_name.code}, header says {record.code}; using {record.code}")
-        )
     meta, found = metadata.merge(source.path, record.header, from_name, folder)
     diagnostics += found
     meta.code = game.code if game else (record.code or from_name.code)

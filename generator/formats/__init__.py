@@ -1,0 +1,88 @@
+"""Notation families: one module per family, not per game.
+
+Each family module offers ``sniff(text) -> code | None`` (the game code the
+text names in its own header, if the family recognises it) and
+``parse(text, game) -> Record``. :func:`read` finds the family of a decoded
+file and calls it. Which module serves which game is the registry's business
+(``games.py``); this package never names a game code.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from types import ModuleType
+
+from generator import games
+from generator.diagnostics import define, make
+from generator.model import Metadata, Record, Text
+
+UNKNOWN_GAME = define(
+    "FMT-E001",
+    "error",
+    "The file is not a record of a known game",
+    "Start the file name with the game code (e.g. C6-…), or check that the "
+    "file is a record at all; it is left out of the site.",
+)
+UNSUPPORTED_GAME = define(
+    "FMT-E002",
+    "error",
+    "The game code is not supported",
+    "Check the spelling of the code in the header or file name; see the list "
+    "of supported games in the documentation.",
+)
+READER_FAILED = define(
+    "FMT-E003",
+    "error",
+    "The reader failed on this file (a bug in Qipu)",
+    "Please report it with the file attached; the file is left out of the site.",
+)
+
+
+@functools.cache
+def families() -> tuple[ModuleType, ...]:
+    """The distinct family modules the registry names, in registry order."""
+    found = []
+    for name in dict.fromkeys(game.format for game in games.GAMES.values()):
+        try:
+            found.append(importlib.import_module(f"{__name__}.{name}"))
+        except ImportError:
+            # A family named in the registry but not written yet: its games
+            # get a diagnostic from read(); the others must still be read.
+            continue
+    return tuple(found)
+
+
+def sniff(text: str) -> str | None:
+    """The game code a family finds written in the text's own header, or None."""
+    for family in families():
+        sniffer = getattr(family, "sniff", None)
+        code = sniffer(text) if sniffer else None
+        if code:
+            return code
+    return None
+
+
+def read(text: Text, filename_code: str | None) -> Record:
+    """Parse a decoded file with the family of its game.
+
+    The game is the one the file's own header names; failing that, the one
+    the file name's code prefix names (``filename_code``, from
+    :func:`generator.metadata.from_filename`). Never raises: an unknown game,
+    or a reader that fails, gives a record with no moves and one error.
+    """
+    code = sniff(text.text) or filename_code
+    if not code:
+        why = "the header names no game and the file name has no game code"
+        return _failed(text, None, UNKNOWN_GAME, f"not a record of a known game: {why}")
+    game = games.get(code)
+    if game is None:
+        return _failed(text, code, UNSUPPORTED_GAME, f"game code {code} is not supported")
+    try:
+        return game.module("format").parse(text, game)
+    except Exception as e:  # noqa: BLE001  (one bad file must not stop a build of thousands)
+        return _failed(text, game.code, READER_FAILED, f"the {game.format} reader failed: {type(e).__name__}: {e}")
+
+
+def _failed(text: Text, code: str | None, diagnostic: str, message: str) -> Record:
+    return Record(text.path, code, Metadata(code=code), [], [make(text.path, 1, 1, diagnostic, message)])

@@ -1,0 +1,523 @@
+"""The ``{[C5]…}`` notation family: C5, C6 and HEX records.
+
+One record per file, in braces; a header of bracketed fields, then moves
+separated by semicolons::
+
+    {[C6][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];
+     B(J,10)MARK[1];W(I,11);W(I,9);B(K,9)}
+
+The header fields are ``[code][first][second][result][time place][event]``.
+A move is ``side(column letter,row number)`` with an optional ``MARK[n]``.
+
+Real files differ from the standard in many small ways (``specs/README.md``
+and ``corpus/SOURCES.md``): one line or one move per line, MARK on most moves
+and negative, a space before ``(``, full-width punctuation, lower-case
+letters, a ``;`` before ``}``, no closing ``}``, missing or extra header
+fields. This reader accepts all of them, reports what an organiser should
+know, and never gives up on a file because one move is odd: a move it cannot
+read becomes a :class:`~generator.model.Move` with no point, which the rules
+engine treats as the end of what can be replayed.
+
+Board bounds and occupancy are the rules engine's business, not this one's.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from generator import metadata
+from generator.diagnostics import Diagnostic, define, make
+from generator.games import GameType
+from generator.model import Metadata, Move, Record, Text
+
+# Codes of this family are numbered from 101 so other families can use their
+# own block of the FMT- range without colliding.
+FULL_WIDTH = define(
+    "FMT-N101",
+    "note",
+    "Full-width punctuation was read as its ASCII form",
+    "Nothing to do; writing programs should use ASCII punctuation for the syntax.",
+)
+NO_RECORD = define(
+    "FMT-E101",
+    "error",
+    "No {[…]…} record was found in the file",
+    "Check that this is a record file; it should start with {[CODE].",
+)
+BAD_MOVE = define(
+    "FMT-E102",
+    "error",
+    "A move cannot be read",
+    "Write each move as side(column letter,row number), e.g. B(J,10). "
+    "The moves from here on are shown as not replayed.",
+)
+BAD_SIDE = define(
+    "FMT-E103",
+    "error",
+    "A move names a side the game does not have",
+    "Use the game's side letters (B and W for black and white, R and B for red "
+    "and blue). The moves from here on are shown as not replayed.",
+)
+UNCLOSED_FIELD = define(
+    "FMT-E104",
+    "error",
+    "A header field has no closing ]",
+    "Close each header field with ]; the header was read up to the first ;.",
+)
+TEXT_BEFORE = define(
+    "FMT-W101",
+    "warning",
+    "Text before the opening { was ignored",
+    "Remove it, or check that the file holds one record only.",
+)
+NO_OPENING_BRACE = define(
+    "FMT-W102",
+    "warning",
+    "The record does not start with {",
+    "Add { before the header; the record was read anyway.",
+)
+NO_CLOSING_BRACE = define(
+    "FMT-W103",
+    "warning",
+    "The record has no closing }: it may be truncated",
+    "Check that the file was written completely, then add } after the last move.",
+)
+TEXT_AFTER = define(
+    "FMT-W104",
+    "warning",
+    "Text after the closing } was ignored",
+    "Remove it; a file holds one record only.",
+)
+FIELD_COUNT = define(
+    "FMT-W105",
+    "warning",
+    "The header does not have the six fields the standard asks for",
+    "Write [code][first team][second team][result][time place][event]; "
+    "what is missing is taken from the file name where possible.",
+)
+HEADER_TEXT = define(
+    "FMT-W106",
+    "warning",
+    "Text between header fields was ignored",
+    "Put every header value inside [ ] and end the header with ;.",
+)
+BAD_MARK = define(
+    "FMT-W107",
+    "warning",
+    "A MARK value is not a whole number",
+    "Write MARK[-2] to MARK[2]; the mark is left out.",
+)
+UNKNOWN_ANNOTATION = define(
+    "FMT-W108",
+    "warning",
+    "An unknown annotation was kept as a comment",
+    "Only MARK[...] is defined by the standard; the text is shown as the move's comment.",
+)
+TEXT_IN_MOVE = define(
+    "FMT-W109",
+    "warning",
+    "Unexpected text after a move was ignored",
+    "Separate moves with ; and remove the extra text.",
+)
+MISSING_SEMICOLON = define(
+    "FMT-W110",
+    "warning",
+    "Moves are not separated by ;",
+    "Put ; between moves; they were read anyway.",
+)
+NO_CODE = define(
+    "FMT-W111",
+    "warning",
+    "The header does not start with the game code",
+    "Start the header with the code, e.g. {[C6]; the game was taken from the file name.",
+)
+NO_MOVES = define(
+    "FMT-W112",
+    "warning",
+    "The record has no moves",
+    "Check that the file was written completely.",
+)
+
+# Full-width forms of the syntax characters and the ideographic space. Each
+# maps to one character, so offsets into the normalised text are offsets into
+# the original and positions need no mapping.
+_FULL_WIDTH = "｛｝［］【】（），；：\u3000"
+_NORMALISE = str.maketrans(_FULL_WIDTH, "{}[][](),;: ")
+_FULL_WIDTH_RE = re.compile(f"[{_FULL_WIDTH}]")
+
+_CODE = r"[A-Za-z][A-Za-z0-9]{0,7}"
+_SNIFF = re.compile(rf"\s*\{{\s*\[\s*({_CODE})\s*\]")
+_CODE_FIELD = re.compile(rf"\s*({_CODE})\s*")
+_FIELD = re.compile(r"\[([^\[\];{}]*)\]")
+
+# A well-formed move, with its ";" (or the end of the moves). Most moves match
+# this one expression; everything else takes the slow, careful path.
+_MOVE_BODY = (
+    r"(\s*)([A-Za-z])\s*\(\s*([A-Za-z])\s*,\s*(\d{1,3})\s*\)"
+    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?(?:;|\Z)"
+)
+_MOVE = re.compile(_MOVE_BODY)
+# The same with the whole match as group 1, for findall() over a whole section.
+_MOVES = re.compile(f"({_MOVE_BODY})")
+# The careful path: anything before "(", anything inside the parentheses.
+_LOOSE_MOVE = re.compile(r"(?P<side>[^\s();\[\]]*)\s*\((?P<inner>[^();]*)\)")
+_POINT = re.compile(r"\s*(?P<col>[A-Za-z])\s*,\s*(?P<row>\d{1,3})\s*")
+_ANNOTATION = re.compile(r"\s*(?P<name>[A-Za-z_]+)\s*\[(?P<value>[^\]]*)\]")
+_NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\(")
+_SPACE = re.compile(r"\s*")
+
+_FIELDS = ("code", "first", "second", "result", "when", "event")
+
+# The same few hundred points occur over and over: spell each once.
+_SPELLING: dict[tuple[str, str, str], tuple[str, str, tuple[str, int]]] = {}
+_MARKS: dict[str, int | None] = {"": None} | {str(i): i for i in range(-9, 10)} | {f"+{i}": i for i in range(10)}
+
+
+def _spell(side: str, col: str, row: str) -> tuple[str, str, tuple[str, int]]:
+    """Upper-case side, normalised move text and point, remembered."""
+    upper, column, number = side.upper(), col.upper(), int(row)
+    spelled = upper, f"{upper}({column},{number})", (column, number)
+    if len(_SPELLING) < 100_000:  # bounded: odd files must not grow it forever
+        _SPELLING[side, col, row] = spelled
+    return spelled
+
+
+def _line_of(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based line of an offset and the offset where that line starts."""
+    i = bisect_right(starts, offset) - 1
+    return i + 1, starts[i]
+
+
+def sniff(text: str) -> str | None:
+    """The game code written at the start, as in ``{[C5]``, or None."""
+    head = text[:64].lstrip("\ufeff")
+    m = _SNIFF.match(head) or _SNIFF.match(head.translate(_NORMALISE))
+    return m.group(1) if m else None
+
+
+def parse(text: Text, game: GameType | None) -> Record:
+    """Read one record. Never raises; problems become diagnostics."""
+    return _Reader(text, game).read()
+
+
+class _Reader:
+    """State for reading one file: the normalised text and what was found."""
+
+    def __init__(self, text: Text, game: GameType | None) -> None:
+        self.source = text
+        self.original = text.text
+        # translate() is slow on CJK text; most files need none of it.
+        self.has_full_width = _FULL_WIDTH_RE.search(text.text) is not None
+        self.t = text.text.translate(_NORMALISE) if self.has_full_width else text.text
+        self.game = game
+        self.sides = frozenset((game.first.letter, game.second.letter)) if game else None
+        self.diagnostics: list[Diagnostic] = []
+        self.moves: list[Move] = []
+        self.header = Metadata()
+        self.value_spans: list[tuple[int, int]] = []  # header values: text, not syntax
+        self.annotations: dict[str, tuple[int, int]] = {}  # name -> (first offset, count)
+        self.glued_at: int | None = None
+        self.record_span = (0, len(self.t))  # from "{" to "}": text outside is ignored
+
+    # -- helpers ----------------------------------------------------------
+
+    def report(self, offset: int, code: str, message: str) -> None:
+        line, column = self.source.position(offset)
+        self.diagnostics.append(make(self.source.path, line, column, code, message))
+
+    def shown(self, start: int, end: int, limit: int = 40) -> str:
+        """Original text of a span, on one line and shortened for messages."""
+        s = " ".join(self.original[start:end].split())
+        return s if len(s) <= limit else s[: limit - 1] + "…"
+
+    # -- the record -------------------------------------------------------
+
+    def read(self) -> Record:
+        t = self.t
+        start = _SPACE.match(t).end()
+        brace = t.find("{")
+        if brace < 0:
+            if not t.startswith("[", start):
+                self.report(start, NO_RECORD, "no {[…]…} record found: the file does not start with {[CODE]")
+                return self.record()
+            self.report(start, NO_OPENING_BRACE, "the record does not start with {; read from the first [")
+            pos = start
+        else:
+            if brace > start:
+                self.report(start, TEXT_BEFORE, f'text before the opening {{ ignored: "{self.shown(start, brace)}"')
+            pos = brace + 1
+        end = t.find("}", pos)
+        if end < 0:
+            end = len(t.rstrip())
+            self.report(end, NO_CLOSING_BRACE, "no closing }: the record may be truncated")
+        else:
+            after = _SPACE.match(t, end + 1).end()
+            if after < len(t):
+                self.report(after, TEXT_AFTER, f'text after the closing }} ignored: "{self.shown(after, len(t))}"')
+        self.record_span = (pos, end)
+        pos = self.read_header(pos, end)
+        self.read_moves(pos, end)
+        if not self.moves:
+            self.report(min(pos, end), NO_MOVES, "the record has no moves")
+        self.note_full_width()
+        self.note_annotations()
+        return self.record()
+
+    def record(self) -> Record:
+        code = self.game.code if self.game else self.header.code
+        self.diagnostics.sort(key=lambda d: (d.line, d.column))
+        return Record(self.source.path, code, self.header, self.moves, self.diagnostics)
+
+    # -- header -----------------------------------------------------------
+
+    def read_header(self, pos: int, end: int) -> int:
+        """Read the bracketed fields up to the first ";"; return where moves start."""
+        t = self.t
+        fields: list[tuple[int, int]] = []  # spans of the values inside [ ]
+        header_start = pos
+        while pos < end:
+            pos = _SPACE.match(t, pos, end).end()
+            if pos >= end:
+                break
+            ch = t[pos]
+            if ch == ";":
+                pos += 1
+                break
+            if ch == "[":
+                m = _FIELD.match(t, pos, end)
+                if m:
+                    fields.append(m.span(1))
+                    pos = m.end()
+                    continue
+                stop = t.find(";", pos, end)
+                stop = end if stop < 0 else stop
+                self.report(pos, UNCLOSED_FIELD, f'header field "{self.shown(pos, stop)}" has no closing ]')
+                fields.append((pos + 1, stop))
+                pos = stop + 1
+                break
+            if not fields and _NEXT_MOVE.match(t, pos, end):
+                break  # no header at all: the moves start right away
+            # Junk between fields: skip to the next field or the end of the header.
+            stop = min(i for i in (t.find("[", pos, end), t.find(";", pos, end), end) if i >= 0)
+            self.report(pos, HEADER_TEXT, f'text in the header ignored: "{self.shown(pos, stop)}"')
+            pos = stop
+        self.value_spans = fields
+        self.fill_header(fields, header_start)
+        return pos
+
+    def fill_header(self, fields: list[tuple[int, int]], header_start: int) -> None:
+        values = [self.original[a:b].strip() for a, b in fields]
+        if values and _CODE_FIELD.fullmatch(self.t[fields[0][0] : fields[0][1]]):
+            self.header.code = values[0].upper()
+        elif fields:
+            self.report(fields[0][0] - 1, NO_CODE, "the header does not start with the game code")
+            fields, values = [(header_start, header_start), *fields], ["", *values]
+        if len(values) != len(_FIELDS):
+            self.warn_field_count(fields, values, header_start)
+        named = dict(zip(_FIELDS, values))
+        offsets = dict(zip(_FIELDS, (a for a, _ in fields)))
+        game = self.game
+        first = metadata.strip_colour(named.get("first", ""), game.first.letter if game else None)
+        second = metadata.strip_colour(named.get("second", ""), game.second.letter if game else None)
+        self.header.first, self.header.second = first or None, second or None
+        if named.get("result"):
+            words = named["result"]
+            self.header.result_text = words
+            result, recognised = metadata.parse_result(words, game, first or None, second or None)
+            self.header.result = result
+            if not recognised:
+                self.report(
+                    offsets["result"],
+                    metadata.RESULT_UNREADABLE,
+                    f'result "{words}" not recognised; write 先手胜, 后手胜, 平局 or 未决胜',
+                )
+        if named.get("when"):
+            date, clock, place = metadata.parse_when(named["when"])
+            self.header.date, self.header.time, self.header.place = date, clock, place
+            if date is None and named["when"][:1].isdigit():
+                self.report(offsets["when"], metadata.DATE_UNREADABLE, f'no date could be read in "{named["when"]}"')
+        self.header.event = named.get("event") or None
+
+    def warn_field_count(self, fields: list[tuple[int, int]], values: list[str], header_start: int) -> None:
+        wanted = "[code][first team][second team][result][time place][event]"
+        if len(values) < len(_FIELDS):
+            missing = ", ".join(_FIELDS[len(values) :]).replace("when", "time place")
+            where = fields[-1][1] if fields else header_start
+            self.report(where, FIELD_COUNT, f"the header has {len(values)} of 6 fields ({wanted}); missing: {missing}")
+        else:
+            extra = "".join(f"[{v}]" for v in values[len(_FIELDS) :])
+            message = f"the header has more than 6 fields ({wanted}); ignored: {extra}"
+            self.report(fields[len(_FIELDS)][0] - 1, FIELD_COUNT, message)
+
+    # -- moves ------------------------------------------------------------
+
+    def read_moves(self, pos: int, end: int) -> None:
+        """Read the moves between ``pos`` and ``end`` (the closing brace)."""
+        section = self.t[pos:end].rstrip()
+        if not self.read_clean_moves(section, pos):
+            self.read_moves_carefully(pos, pos + len(section))
+
+    def read_clean_moves(self, section: str, pos: int) -> bool:
+        """The fast path: every entry well formed, all found by one findall().
+
+        Ten thousand records of a hundred moves must parse in a second or two,
+        so the common case runs in the regex engine and one tight loop. The
+        matches cover the section without gaps exactly when their lengths add
+        up to its length; otherwise the careful reader starts over.
+        """
+        starts = self.source.line_starts
+        line, line_start = _line_of(starts, pos)
+        one_line = line == len(starts) or starts[line] > pos + len(section)
+        sides = self.sides
+        cache = _SPELLING
+        moves: list[Move] = []
+        append = moves.append
+        offset = pos
+        for whole, lead, side, col, row, mark in _MOVES.findall(section):
+            at = offset + len(lead)
+            offset += len(whole)
+            spelled = cache.get((side, col, row))
+            if spelled is None:
+                spelled = _spell(side, col, row)
+            side, text, point = spelled
+            if sides is not None and side not in sides:
+                return False
+            if not one_line:
+                line, line_start = _line_of(starts, at)
+            try:
+                value = _MARKS[mark]
+            except KeyError:
+                value = int(mark)
+            append(Move(side, text, point, line, at - line_start + 1, value))
+        if offset != pos + len(section):
+            return False
+        self.moves.extend(moves)
+        return True
+
+    def read_moves_carefully(self, pos: int, end: int) -> None:
+        """Move by move: well-formed ones by the fast pattern, the rest with care."""
+        t = self.t
+        match = _MOVE.match
+        position = self.source.position
+        sides = self.sides
+        append = self.moves.append
+        while pos < end:
+            m = match(t, pos, end)
+            if m is not None:
+                _, side, col, row, mark = m.groups()
+                side = side.upper()
+                if sides is None or side in sides:
+                    col, number = col.upper(), int(row)
+                    line, column = position(m.start(2))
+                    value = int(mark) if mark else None
+                    append(Move(side, f"{side}({col},{number})", (col, number), line, column, value))
+                    pos = m.end()
+                    continue
+            pos = self.read_odd_move(pos, end)
+
+    def read_odd_move(self, pos: int, end: int) -> int:
+        """The careful path for one move that the fast pattern did not take."""
+        t = self.t
+        pos = _SPACE.match(t, pos, end).end()
+        if pos >= end:
+            return end
+        if t[pos] == ";":  # an empty entry, ";;": nothing to say
+            return pos + 1
+        stop = t.find(";", pos, end)
+        stop = end if stop < 0 else stop
+        m = _LOOSE_MOVE.match(t, pos, stop)
+        if m is None:
+            raw = self.original[pos:stop].strip()
+            self.report(pos, BAD_MOVE, f'cannot read the move "{self.shown(pos, stop)}"')
+            self.add_unreadable(pos, raw)
+            return stop + 1
+        move = self.read_point(m, pos)
+        after = self.read_annotations(move, m.end(), stop)
+        self.moves.append(move)
+        after = _SPACE.match(t, after, stop).end()
+        if after >= stop:
+            return stop + 1
+        if _NEXT_MOVE.match(t, after, stop):
+            if self.glued_at is None:
+                self.glued_at = after
+                self.report(after, MISSING_SEMICOLON, "moves not separated by ; (read anyway; first place shown)")
+            return after
+        self.report(after, TEXT_IN_MOVE, f'text after the move ignored: "{self.shown(after, stop)}"')
+        return stop + 1
+
+    def read_point(self, m: re.Match[str], pos: int) -> Move:
+        side = m["side"].upper()
+        line, column = self.source.position(pos)
+        raw = " ".join(self.original[pos : m.end()].split())
+        point = _POINT.fullmatch(m["inner"])
+        if not side:
+            self.report(pos, BAD_MOVE, f'move "{raw}" has no side letter')
+            return Move(side, raw, None, line, column)
+        if len(side) != 1 or not side.isalpha() or (self.sides is not None and side not in self.sides):
+            expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
+            name = self.game.name_en if self.game else "this game"
+            self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')
+            return Move(side, raw, None, line, column)
+        if point is None:
+            hint = self.point_hint(m["inner"])
+            self.report(pos, BAD_MOVE, f'cannot read the point of move "{raw}": {hint}')
+            return Move(side, raw, None, line, column)
+        col, row = point["col"].upper(), int(point["row"])
+        return Move(side, f"{side}({col},{row})", (col, row), line, column)
+
+    @staticmethod
+    def point_hint(inner: str) -> str:
+        parts = [p.strip() for p in inner.split(",")]
+        if len(parts) == 2 and parts[0].isdigit() and parts[1].isalpha():
+            return "the column letter comes first, as in (J,10)"
+        return "write (column letter,row number), as in (J,10)"
+
+    def read_annotations(self, move: Move, pos: int, stop: int) -> int:
+        """MARK[...] and unknown NAME[...] after a move; return where they end."""
+        t = self.t
+        while (a := _ANNOTATION.match(t, pos, stop)) is not None:
+            name, start = a["name"].upper(), a.start("name")
+            value = self.original[a.start("value") : a.end("value")].strip()
+            if name == "MARK":
+                try:
+                    move.mark = int(value)
+                except ValueError:
+                    self.report(start, BAD_MARK, f'MARK[{value}] of move "{move.text}" is not a whole number; ignored')
+            else:
+                first, count = self.annotations.get(a["name"], (start, 0))
+                self.annotations[a["name"]] = (first, count + 1)
+                text = f"{a['name']}[{value}]"
+                move.comment = f"{move.comment} {text}" if move.comment else text
+            pos = a.end()
+        return pos
+
+    def add_unreadable(self, pos: int, raw: str) -> None:
+        line, column = self.source.position(pos)
+        # A side letter only when it looks like one ("B(J,10", not "hello").
+        side = raw[:1].upper() if raw[:1].isalpha() and not raw[1:2].isalpha() else ""
+        text = " ".join(raw.split())
+        self.moves.append(Move(side, text if len(text) <= 40 else text[:39] + "…", None, line, column))
+
+    # -- notes gathered over the whole file -------------------------------
+
+    def note_full_width(self) -> None:
+        """One note per file for full-width syntax characters (not those inside header values)."""
+        if not self.has_full_width:
+            return
+        spans = self.value_spans
+        found: dict[str, int] = {}
+        start, end = self.record_span
+        # The braces themselves are just outside the span.
+        for m in _FULL_WIDTH_RE.finditer(self.original, max(start - 1, 0), end + 1):
+            i = m.start()
+            if not any(a <= i < b for a, b in spans):
+                found.setdefault(m.group(), i)
+        if found:
+            shown = " ".join("ideographic space" if c == "\u3000" else c for c in found)
+            self.report(min(found.values()), FULL_WIDTH, f"full-width punctuation read as ASCII: {shown}")
+
+    def note_annotations(self) -> None:
+        for name, (first, count) in self.annotations.items():
+            times = f" ({count} times)" if count > 1 else ""
+            self.report(first, UNKNOWN_ANNOTATION, f"unknown annotation {name}[…] kept as the move's comment{times}")
