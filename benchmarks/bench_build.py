@@ -1,0 +1,350 @@
+"""Time ``qipu build`` on a large generated archive.
+
+    python benchmarks/bench_build.py [--records N] [--keep DIR] [--repeat K] [--json]
+
+Generates N records (default 10,000) with ``make_records.py`` into a
+temporary folder (or reuses ``--keep DIR``, generating into it only when it
+holds no records yet), then runs the build command exactly as a user would,
+``python -m generator build --content C --out O``, in a fresh temporary
+working folder so that the build cache (``.qipu-cache/``) starts empty.
+Measured, each the best of K runs:
+
+- cold build: empty cache, empty output folder;
+- no-change rebuild: the same command again;
+- one-record edit: one MARK value in one record changed, then the command;
+- peak memory of the build's whole process tree (main process and workers),
+  sampled from ``/proc`` while it runs, and the largest single process as
+  ``getrusage(RUSAGE_CHILDREN)`` reports it;
+- pages (``.html`` files) in the output, and files each run rewrote.
+
+Times are wall-clock for the whole command, Python start-up included: what an
+organiser waits for. The figure the build prints itself is shown beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import make_records  # noqa: E402
+
+_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+@dataclass(slots=True)
+class Run:
+    """One build command."""
+
+    seconds: float
+    reported: float | None  # the build's own "in X s", if it printed one
+    tree_peak_mb: float | None  # sum of RSS over the process tree, sampled
+    written: int  # output files created or rewritten
+    returncode: int
+    tail: str  # the last lines of the build's output
+
+
+@dataclass(slots=True)
+class Figures:
+    records: int
+    generate_seconds: float | None
+    cold_seconds: float
+    cold_reported: float | None
+    records_per_second: float
+    nochange_seconds: float
+    nochange_reported: float | None
+    nochange_written: int
+    edit_seconds: float
+    edit_reported: float | None
+    edit_written: int
+    peak_tree_mb: float | None
+    peak_process_mb: float
+    pages: int
+    files: int
+    repeat: int
+    cpus: int
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# Memory: the whole process tree, from /proc
+
+
+def _children_of() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue  # the process ended meanwhile
+        # The command name is in parentheses and may hold spaces: split after it.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        tree.setdefault(int(fields[1]), []).append(int(entry))
+    return tree
+
+
+def _rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE_SIZE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def tree_rss(root: int) -> int:
+    """Resident memory of a process and all its descendants, in bytes."""
+    tree = _children_of()
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += _rss_bytes(pid)
+        todo.extend(tree.get(pid, ()))
+    return total
+
+
+class Sampler(threading.Thread):
+    """Polls the process tree's memory until the process ends."""
+
+    def __init__(self, pid: int, interval: float = 0.02) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.interval, self.peak = pid, interval, 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self.stop.wait(self.interval)
+
+
+# ---------------------------------------------------------------------------
+# Running the build
+
+
+def snapshot(folder: Path) -> dict[str, int]:
+    """Every file under folder with its modification time (ns)."""
+    if not folder.is_dir():
+        return {}
+    return {str(p): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def build(content: Path, out: Path, cwd: Path, jobs: int | None) -> Run:
+    before = snapshot(out)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)]
+    if jobs:
+        command += ["--jobs", str(jobs)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    sampler = Sampler(proc.pid) if os.path.isdir("/proc") else None
+    if sampler:
+        sampler.start()
+    output, _ = proc.communicate()
+    seconds = time.perf_counter() - start
+    if sampler:
+        sampler.stop.set()
+        sampler.join()
+    text = output.decode("utf-8", errors="replace")
+    after = snapshot(out)
+    written = sum(1 for path, mtime in after.items() if before.get(path) != mtime)
+    found = re.findall(r"\bin ([0-9]+(?:\.[0-9]+)?) ?s\b", text)
+    return Run(
+        seconds=seconds,
+        reported=float(found[-1]) if found else None,
+        tree_peak_mb=sampler.peak / 2**20 if sampler and sampler.peak else None,
+        written=written,
+        returncode=proc.returncode,
+        tail="\n".join(text.strip().splitlines()[-3:]),
+    )
+
+
+def edit_one_record(content: Path, step: int) -> tuple[Path, bytes]:
+    """Change one MARK value (or add one) in the first record; returns what to restore.
+
+    The moves stay the same, so the game stays legal and keeps its result:
+    only that record's page and the pages listing it may change.
+    """
+    record = min(content.rglob("*.txt"))
+    original = record.read_bytes()
+    values = [b"-2", b"-1", b"0", b"1", b"2"]
+    m = re.search(rb"MARK\[(-?\d)\]", original)
+    if m:
+        new = values[(values.index(m.group(1)) + 1 + step) % 5] if m.group(1) in values else b"0"
+        data = original[: m.start(1)] + new + original[m.end(1) :]
+    else:
+        # No MARK anywhere: annotate the first move (ASCII, so any ASCII-compatible encoding).
+        m = re.search(rb"\)", original)
+        assert m is not None, f"{record} has no move to annotate"
+        data = original[: m.end()] + b"MARK[" + values[step % 5] + b"]" + original[m.end() :]
+    record.write_bytes(data)
+    return record, original
+
+
+def best(runs: list[Run]) -> Run:
+    return min(runs, key=lambda r: r.seconds)
+
+
+def check(run: Run, what: str) -> None:
+    # 0: built; 1: built, some records have errors. Anything else is a failed build.
+    if run.returncode not in (0, 1):
+        raise SystemExit(f"{what} failed (exit {run.returncode}):\n{run.tail}")
+
+
+def measure(content: Path, records: int, repeat: int, jobs: int | None, generated: float | None) -> Figures:
+    cold: list[Run] = []
+    scratch = Path(tempfile.mkdtemp(prefix="qipu-bench-"))
+    try:
+        work = scratch
+        for k in range(repeat):
+            work = scratch / f"run{k}"
+            work.mkdir()
+            run = build(content, work / "site", work, jobs)
+            check(run, "cold build")
+            cold.append(run)
+        out = work / "site"  # later runs rebuild the last cold run's site, with its cache
+        nochange = []
+        for _ in range(repeat):
+            run = build(content, out, work, jobs)
+            check(run, "no-change rebuild")
+            nochange.append(run)
+        edits = []
+        record, original = None, b""
+        try:
+            for k in range(repeat):
+                record, saved = edit_one_record(content, k)
+                if k == 0:
+                    original = saved
+                run = build(content, out, work, jobs)
+                check(run, "one-record rebuild")
+                edits.append(run)
+        finally:
+            if record is not None:
+                record.write_bytes(original)  # leave a --keep folder as it was
+        files = [p for p in out.rglob("*") if p.is_file()]
+        pages = sum(1 for p in files if p.suffix == ".html")
+        peak_process = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+        c, n, e = best(cold), best(nochange), best(edits)
+        tree = [r.tree_peak_mb for r in cold + nochange + edits if r.tree_peak_mb]
+        notes = []
+        if any(r.returncode == 1 for r in cold):
+            notes.append("the build reported record errors (exit 1)")
+        return Figures(
+            records=records,
+            generate_seconds=generated,
+            cold_seconds=c.seconds,
+            cold_reported=c.reported,
+            records_per_second=records / c.seconds,
+            nochange_seconds=n.seconds,
+            nochange_reported=n.reported,
+            nochange_written=n.written,
+            edit_seconds=e.seconds,
+            edit_reported=e.reported,
+            edit_written=e.written,
+            peak_tree_mb=max(tree) if tree else None,
+            peak_process_mb=peak_process,
+            pages=pages,
+            files=len(files),
+            repeat=repeat,
+            cpus=os.cpu_count() or 1,
+            notes=notes,
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+
+TARGETS = {"cold_seconds": 10.0, "nochange_seconds": 1.0, "edit_seconds": 0.3}
+
+
+def table(f: Figures) -> str:
+    def secs(x: float | None) -> str:
+        return "-" if x is None else f"{x:.2f} s"
+
+    def verdict(key: str, value: float) -> str:
+        target = TARGETS.get(key)
+        if target is None or f.records != 10_000:
+            return ""
+        return f"target ≤ {target:g} s: {'ok' if value <= target else 'MISSED'}"
+
+    rows = [
+        ("records", f"{f.records}", "", ""),
+        ("cold build", secs(f.cold_seconds), secs(f.cold_reported), verdict("cold_seconds", f.cold_seconds)),
+        ("records per second", f"{f.records_per_second:.0f}", "", ""),
+        ("no-change rebuild", secs(f.nochange_seconds), secs(f.nochange_reported),
+         verdict("nochange_seconds", f.nochange_seconds)),
+        ("  files rewritten", f"{f.nochange_written}", "", ""),
+        ("one-record edit", secs(f.edit_seconds), secs(f.edit_reported), verdict("edit_seconds", f.edit_seconds)),
+        ("  files rewritten", f"{f.edit_written}", "", ""),
+        ("peak memory, process tree", "-" if f.peak_tree_mb is None else f"{f.peak_tree_mb:.0f} MB", "", ""),
+        ("peak memory, largest process", f"{f.peak_process_mb:.0f} MB", "", ""),
+        ("pages (.html) written", f"{f.pages}", "", ""),
+        ("files in the site", f"{f.files}", "", ""),
+    ]  # fmt: skip
+    head = ("figure", f"wall (best of {f.repeat})", "build says", "")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [head, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths[:3]))
+    extra = [f"({f.cpus} CPUs" + (f"; records generated in {f.generate_seconds:.1f} s" if f.generate_seconds else "") + ")"]
+    return "\n".join(lines + extra + f.notes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Time qipu build on a generated archive.")
+    parser.add_argument("--records", type=int, default=10_000, help="records to generate (default 10000)")
+    parser.add_argument("--keep", type=Path, help="generate into (or reuse) this folder instead of a temporary one")
+    parser.add_argument("--repeat", type=int, default=1, help="take the best of K runs of each measurement")
+    parser.add_argument("--seed", type=int, default=1, help="seed for the generated records")
+    parser.add_argument("--jobs", type=int, help="pass --jobs to the build (default: the build's own)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    temp = None
+    if args.keep is not None:
+        content = args.keep
+    else:
+        temp = Path(tempfile.mkdtemp(prefix="qipu-records-"))
+        content = temp / "content"
+    try:
+        generated = None
+        existing = sum(1 for _ in content.rglob("*.txt")) if content.is_dir() else 0
+        if existing:
+            records = existing
+        else:
+            start = time.perf_counter()
+            records = make_records.write_bench(args.records, content, args.seed, jobs=os.cpu_count() or 1)
+            generated = time.perf_counter() - start
+        if not args.json:
+            where = "reusing" if existing else "generated"
+            print(f"{where} {records} records in {content}", file=sys.stderr)
+        figures = measure(content.resolve(), records, args.repeat, args.jobs, generated)
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+    if args.json:
+        print(json.dumps(asdict(figures), ensure_ascii=False, indent=2))
+    else:
+        print(table(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
