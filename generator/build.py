@@ -13,6 +13,7 @@ decoded, parsed and replayed again. The same cache lives on disk in
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -152,31 +153,31 @@ def summarize(p: Processed, key: str) -> Summary:
 # the full processed record travels through the cache folder, not the pipe.
 
 _RECORD_TASK = tuple[str, bytes, str, str | None, dict, Metadata | None, str]
+_WORKER: dict[str, Any] = {}  # set in the parent before a pool forks: site info, templates, folders
 
 
 def _process_task(task: _RECORD_TASK) -> Summary:
+    """Decode, parse and replay one record, then prepare its page's heavy parts and cache them."""
     rel, data, digest, encoding, options, folder, cache_file = task
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
-    _store(Path(cache_file), processed)
+    view = pages.game_view(processed, _WORKER["site"]) if processed.replay is not None and processed.code else None
+    _store(Path(cache_file), view)
     return summarize(processed, Path(cache_file).stem)
 
 
-def _store(path: Path, processed: Processed) -> None:
+def _store(path: Path, value: object) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as handle:
-        pickle.dump(processed, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
 
 
-_RENDER: dict[str, Any] = {}  # set in the parent before the render pool forks
-
-
 def _render_game_task(job: pages.GameJob) -> tuple[str, bool]:
-    env, site, output, cache_dir = _RENDER["env"], _RENDER["site"], _RENDER["output"], _RENDER["cache"]
+    env, site, output, cache_dir = _WORKER["env"], _WORKER["site"], _WORKER["output"], _WORKER["cache"]
     with open(_record_file(cache_dir, job.key), "rb") as handle:
-        processed: Processed = pickle.load(handle)
-    html = env.get_template("game.html").render(pages.game(job, processed, site))
+        view = pickle.load(handle)
+    html = env.get_template("game.html").render(pages.game(job, view, site))
     return job.url, write_if_changed(output / job.url, html.encode("utf-8"))
 
 
@@ -257,7 +258,7 @@ class Builder:
                 options_by_event[event] = (opts, _digest(sorted((k, sorted(v.items())) for k, v in opts.items())))
             options, options_digest = options_by_event[event]
             encoding = self.config.encoding_for(rel)
-            settings = _digest(CACHE_FORMAT, rel, encoding, options_digest)
+            settings = _digest(_code_digest(), rel, encoding, options_digest, self.config.language)
             old = state.records.get(rel)
             if old and old[0] == st.st_size and old[1] == st.st_mtime_ns and old[3].key.endswith(settings[:16]):
                 summaries[rel] = old[3]
@@ -272,6 +273,7 @@ class Builder:
                 continue
             stats[rel] = st
             tasks.append((rel, data, digest, encoding, options, self.folder_meta(event), str(_record_file(self.cache_dir, key))))
+        _WORKER["site"] = self._site_info(None, [])
         done = self._run(_process_task, tasks)
         for summary in done:
             st = stats[summary.source]
@@ -316,15 +318,16 @@ class Builder:
 
     # -- rendering and writing ----------------------------------------------
 
-    def _site_info(self, archive: Archive, md_pages: list[tuple[str, str, str]]) -> pages.SiteInfo:
+    def _site_info(self, archive: Archive | None, md_pages: list[tuple[str, str, str]]) -> pages.SiteInfo:
+        """Title, language and navigation; without an archive, just what a game view needs."""
         config = self.config
         return pages.SiteInfo(
             title=config.title,
             language=config.language,
             strings=ui_strings(config.language),
-            events=tuple(pages.Link(e.name, e.url) for e in archive.events),
+            events=tuple(pages.Link(e.name, e.url) for e in archive.events) if archive else (),
             pages=tuple(pages.Link(title, url) for _, title, url in md_pages),
-            problems=len(archive.problems),
+            problems=len(archive.problems) if archive else 0,
             base_url=config.base_url,
         )
 
@@ -354,7 +357,7 @@ class Builder:
             md_pages.append((rel, title, url))
             md_sources.append((rel, title, url, html))
         site = self._site_info(archive, md_pages)
-        site_key = _digest(CACHE_FORMAT, theme, config.site_fingerprint(), site)
+        site_key = _digest(_code_digest(), theme, config.site_fingerprint(), site)
         env = make_env()
 
         def render(path: str, template: str, context: dict[str, Any]) -> None:
@@ -371,7 +374,7 @@ class Builder:
             else:
                 results[job.url] = (key, False)
                 todo.append(job)
-        _RENDER.update(env=env, site=site, output=output, cache=self.cache_dir)
+        _WORKER.update(env=env, site=site, output=output, cache=self.cache_dir)
         for url, written in self._run(_render_game_task, todo):
             results[url] = (results[url][0], written)
 
@@ -432,7 +435,15 @@ def _context_digest(context: dict[str, Any]) -> str:
     return _digest(sorted((k, v) for k, v in context.items() if not callable(v)))
 
 
-_THEME: dict[str, str] = {}
+@functools.cache
+def _code_digest() -> str:
+    """The generator's own source: a new Qipu (or an edited one) re-reads and re-renders everything."""
+    h = hashlib.sha256(CACHE_FORMAT.encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        h.update(path.relative_to(package).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def _theme_digest() -> str:

@@ -298,57 +298,74 @@ def markdown(title: str, html: str, url: str, site: SiteInfo) -> dict[str, Any]:
     return ctx
 
 
-def game(job: GameJob, processed: Processed, site: SiteInfo) -> dict[str, Any]:
-    page = job.url
+def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
+    """The part of a game page that depends on the record alone, not on the index.
+
+    The build computes it right after the replay, in the same worker, and
+    caches it: it holds the heavy parts (board, viewer data, move list) as
+    finished strings, so rendering the page later is cheap.
+    """
     strings = site.strings
     gtype = games.get(processed.code)
     assert gtype is not None and processed.replay is not None
     meta = processed.meta
-    title = f"{job.first or '?'} {strings['vs']} {job.second or '?'}"
-    ctx = base(site, page, title)
     decision = processed.replay.decision
     rule = None
     if decision is not None:
         rule = strings.get(f"rule.{decision.rule}", decision.rule).format(k=gtype.params.get("k", ""))
-    label = f"{game_type_name(site, gtype.code)}: {title}"
-    ctx.update(
-        game={
-            "title": title,
-            "code": gtype.code,
-            "game_type": game_type_name(site, gtype.code),
-            "event": job.event_name,
-            "event_href": urls.href(page, job.event_url),
-            "first": job.first or "?",
-            "second": job.second or "?",
-            "first_href": urls.href(page, job.first_url) if job.first_url else None,
-            "second_href": urls.href(page, job.second_url) if job.second_url else None,
-            "first_side": gtype.first.name_zh if _zh(site) else gtype.first.name_en,
-            "second_side": gtype.second.name_zh if _zh(site) else gtype.second.name_en,
-            "first_colour": gtype.first.colour,
-            "second_colour": gtype.second.colour,
-            "date": meta.date,
-            "time": meta.time,
-            "place": meta.place,
-            "header_event": meta.event,
-            "group": job.group,
-            "declared": processed.declared,
-            "declared_word": result_word(strings, processed.declared),
-            "declared_header": result_word(strings, processed.declared_header),
-            "declared_name": result_word(strings, processed.declared_name),
-            "result_text": meta.result_text,
-            "computed": processed.computed,
-            "computed_word": result_word(strings, processed.computed) if processed.computed else None,
-            "rule": rule,
-            "decided_at": decision.ply if decision else None,
-            "result": processed.result,
-            "result_word": result_word(strings, processed.result),
-            "plies": processed.plies,
-            "moves": len(processed.record.moves) if processed.record else 0,
-            "source": job.source,
-            "download": urls.href(page, urls.record_file(job.source)),
-            "duplicates": [{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
-        },
-        diagnostics=list(job.diagnostics),
-        viewer=viewer_context(gtype, processed.replay, strings=strings, label=label),
+    label = f"{game_type_name(site, gtype.code)}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
+    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label)
+    return {
+        "code": gtype.code,
+        "game_type": game_type_name(site, gtype.code),
+        "first_side": gtype.first.name_zh if _zh(site) else gtype.first.name_en,
+        "second_side": gtype.second.name_zh if _zh(site) else gtype.second.name_en,
+        "first_colour": gtype.first.colour,
+        "second_colour": gtype.second.colour,
+        "date": meta.date,
+        "time": meta.time,
+        "place": meta.place,
+        "header_event": meta.event,
+        "declared": processed.declared,
+        "declared_word": result_word(strings, processed.declared),
+        "declared_header": result_word(strings, processed.declared_header),
+        "declared_name": result_word(strings, processed.declared_name),
+        "result_text": meta.result_text,
+        "computed": processed.computed,
+        "computed_word": result_word(strings, processed.computed) if processed.computed else None,
+        "rule": rule,
+        "decided_at": decision.ply if decision else None,
+        "result": processed.result,
+        "result_word": result_word(strings, processed.result),
+        "plies": processed.plies,
+        "moves": len(processed.record.moves) if processed.record else 0,
+        # Only what _viewer.html reads, as finished strings: cheap to cache and to load.
+        "viewer": {key: viewer[key] for key in _VIEWER_KEYS},
+    }
+
+
+_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "final_notes", "final_mark", "strings")
+
+
+def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any]:
+    """The whole context of a game page: the cached view plus the index's links."""
+    page = job.url
+    strings = site.strings
+    title = f"{job.first or '?'} {strings['vs']} {job.second or '?'}"
+    ctx = base(site, page, title)
+    info = {key: value for key, value in view.items() if key != "viewer"}
+    info.update(
+        title=title,
+        event=job.event_name,
+        event_href=urls.href(page, job.event_url),
+        first=job.first or "?",
+        second=job.second or "?",
+        first_href=urls.href(page, job.first_url) if job.first_url else None,
+        second_href=urls.href(page, job.second_url) if job.second_url else None,
+        group=job.group,
+        source=job.source,
+        download=urls.href(page, urls.record_file(job.source)),
+        duplicates=[{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
     )
+    ctx.update(game=info, diagnostics=list(job.diagnostics), viewer=view["viewer"])
     return ctx

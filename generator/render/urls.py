@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from urllib.parse import quote
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
+_DASHES = re.compile(r"-{2,}")
 
 
 def _digest(text: str, size: int = 6) -> str:
@@ -27,7 +28,7 @@ def slug(text: str) -> str:
     ``"C6-A2 B vs B3 W"`` -> ``"c6-a2-b-vs-b3-w"``; ``"北航-天行"`` -> ``"x-3fa2b1"``.
     """
     folded = unicodedata.normalize("NFKC", text).lower()
-    ascii_part = _UNSAFE.sub("-", folded).strip("-.")
+    ascii_part = _DASHES.sub("-", _UNSAFE.sub("-", folded)).strip("-.")
     lost = any(ord(ch) > 127 for ch in folded) or not ascii_part
     if not ascii_part:
         return f"x-{_digest(text)}"

@@ -9,7 +9,6 @@ GitHub Pages sends only what changed.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -21,9 +20,10 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".qipu-", suffix=".tmp")
+    # A temporary name unique to this process, renamed over the target: atomic.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.qipu-tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with open(tmp, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:

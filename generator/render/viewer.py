@@ -1,0 +1,259 @@
+"""What ``templates/_viewer.html`` and ``static/viewer.js`` need for one game.
+
+The page embeds the board's scene and the replay's frames as JSON inside a
+``<script type="application/json">`` element (never fetched, so the site works
+from ``file://``). :func:`viewer_context` gathers that JSON, the final
+position drawn as SVG for readers without JavaScript, and the move list.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from markupsafe import Markup, escape
+
+from generator.games import GameType
+from generator.model import Move, Op, Ply, Replay
+from generator.scene import position_after
+
+# The UI strings the viewer uses, with their values in both page languages.
+# The caller passes the page's strings; a key it lacks falls back to English
+# here, so a missing translation shows English instead of breaking the page.
+STRINGS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "viewer.label": "Game viewer: use the arrow keys to step through the moves",
+        "viewer.first": "Start position",
+        "viewer.prev": "Previous move",
+        "viewer.next": "Next move",
+        "viewer.last": "Final position",
+        "viewer.play": "Play",
+        "viewer.pause": "Pause",
+        "viewer.speed": "Speed",
+        "viewer.slider": "Move",
+        "viewer.numbers": "Move numbers on stones",
+        "viewer.ply": "Ply {n} / {m}",
+        "viewer.moves": "Moves",
+        "viewer.not_replayed": "not replayed",
+        "viewer.not_replayed_help": "The moves below come after an illegal move and were not replayed.",
+        "viewer.hidden": "(hidden)",
+        "viewer.view": "View",
+        "viewer.view.referee": "Referee",
+        "viewer.view.first": "First player",
+        "viewer.view.second": "Second player",
+        "viewer.keys": "Keys: ← → step, Home / End jump to the start / the end.",
+        "mark.-2": "much worse",
+        "mark.-1": "worse",
+        "mark.0": "even",
+        "mark.1": "better",
+        "mark.2": "much better",
+    },
+    "zh-CN": {
+        "viewer.label": "棋谱回放：用方向键逐手查看",
+        "viewer.first": "开局",
+        "viewer.prev": "上一手",
+        "viewer.next": "下一手",
+        "viewer.last": "终局",
+        "viewer.play": "自动播放",
+        "viewer.pause": "暂停",
+        "viewer.speed": "速度",
+        "viewer.slider": "手数",
+        "viewer.numbers": "棋子上显示手数",
+        "viewer.ply": "第 {n} / {m} 手",
+        "viewer.moves": "着法",
+        "viewer.not_replayed": "未回放",
+        "viewer.not_replayed_help": "以下着法在非法着法之后，未回放。",
+        "viewer.hidden": "（不可见）",
+        "viewer.view": "视角",
+        "viewer.view.referee": "裁判",
+        "viewer.view.first": "先手",
+        "viewer.view.second": "后手",
+        "viewer.keys": "键盘：← → 逐手，Home / End 到开局 / 终局。",
+        "mark.-2": "大劣",
+        "mark.-1": "小劣",
+        "mark.0": "一般",
+        "mark.1": "小好",
+        "mark.2": "大好",
+    },
+}
+
+# Keys the script reads from the JSON (the template reads the rest).
+_SCRIPT_KEYS = ("viewer.ply", "viewer.play", "viewer.pause", "viewer.hidden", "viewer.view.referee")
+
+# Characters that could end the <script> element or confuse an HTML parser,
+# and the two line separators that older JavaScript parsers reject in strings.
+_SCRIPT_ESCAPES = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
+)
+
+
+def json_for_script(obj: Any) -> str:
+    """JSON that is inert inside an HTML ``<script>`` element, deterministic.
+
+    ``<``, ``>``, ``&``, U+2028 and U+2029 can only occur inside JSON strings,
+    where their ``\\uXXXX`` escapes mean the same characters; so a team named
+    ``</script><script>alert(1)</script>`` stays text.
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    # str.replace is several times faster than str.translate on page-sized text.
+    for char, escaped in _SCRIPT_ESCAPES:
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
+
+
+def mark_class(mark: int | None) -> str:
+    """CSS class of a MARK value: ``q-mark-n2`` … ``q-mark-0`` … ``q-mark-p2``."""
+    if mark is None:
+        return ""
+    return f"q-mark-{'n' if mark < 0 else 'p' if mark > 0 else ''}{abs(mark)}"
+
+
+def mark_word(mark: int | None, strings: Mapping[str, str]) -> str:
+    """The word for a MARK value in the page language; the number if unknown."""
+    if mark is None:
+        return ""
+    return _string(strings, f"mark.{mark}", str(mark))
+
+
+def _string(strings: Mapping[str, str], key: str, default: str | None = None) -> str:
+    value = strings.get(key)
+    if value is None:
+        value = STRINGS["en"].get(key, default if default is not None else key)
+    return value
+
+
+def _ply_data(ply: Ply) -> dict[str, Any]:
+    """One ply in the compact form viewer.js reads (short keys: pages add up)."""
+    data: dict[str, Any] = {"n": ply.number, "s": ply.side, "c": ply.colour, "l": ply.label, "o": ply.ops}
+    if ply.mark is not None:
+        data["m"] = ply.mark
+    if ply.visible_to is not None:
+        data["v"] = list(ply.visible_to)
+    return data
+
+
+def _cells_used(setup: list[Op], plies: list[Ply]) -> set[str]:
+    """Cells named by any operation: the only coordinates the page needs."""
+    used: set[str] = set()
+    for ops in [setup, *(ply.ops for ply in plies)]:
+        for op in ops:
+            name = op[0]
+            if name == "add":
+                used.add(op[4])
+            elif name in ("move", "mark"):
+                used.add(op[2] if name == "move" else op[1])
+    return used
+
+
+def _views(plies: list[Ply]) -> list[str]:
+    """The views a reader can choose: the referee's (everything), then each side's.
+
+    Empty when every ply is visible to everyone (no selector is shown).
+    """
+    if all(ply.visible_to is None for ply in plies):
+        return []
+    views: list[str] = ["referee", "first", "second"]
+    for ply in plies:
+        for who in ply.visible_to or ():
+            if who not in views:
+                views.append(who)
+    return views
+
+
+def _entry(
+    number: int, label: str, side: str | None, colour: str, mark: int | None, strings: Mapping[str, str]
+) -> dict[str, Any]:
+    """One entry of the move list (replayed or not)."""
+    return {
+        "number": number,
+        "label": label,
+        "side": side or "",
+        "colour": colour,
+        "mark": mark,
+        "mark_word": mark_word(mark, strings),
+        "mark_class": mark_class(mark),
+    }
+
+
+def _not_replayed(game: GameType, moves: list[Move], start: int, strings: Mapping[str, str]) -> list[dict[str, Any]]:
+    entries = []
+    for i, move in enumerate(moves):
+        side = game.side_of(move.side)
+        colour = game.colour(side) if side else ""
+        entries.append(_entry(start + i, move.text, side, colour, move.mark, strings))
+    return entries
+
+
+def viewer_context(game: GameType, replay: Replay, *, strings: Mapping[str, str], label: str) -> dict[str, Any]:
+    """Everything ``templates/_viewer.html`` needs to show one replayed game.
+
+    ``strings`` are the page's UI strings (keys as in :data:`STRINGS`),
+    ``label`` the accessible name of the board, e.g. "A队 vs B队, final position".
+    """
+    board = game.module("board").board_for(game)
+    plies = replay.plies
+    final = position_after(replay.setup, plies)
+    scene = board.scene()
+    used = _cells_used(replay.setup, plies)
+    scene["cells"] = {cell: xy for cell, xy in scene["cells"].items() if cell in used}
+    views = _views(plies)
+    ui = {key: _string(strings, key) for key in STRINGS["en"]}
+    data = {
+        "scene": scene,
+        "setup": replay.setup,
+        "plies": [_ply_data(ply) for ply in plies],
+        "views": [[view, _string(strings, f"viewer.view.{view}", view)] for view in views],
+        "strings": {key: ui[key] for key in _SCRIPT_KEYS},
+        "marks": {str(p.mark): mark_word(p.mark, strings) for p in plies if p.mark is not None},
+    }
+    last = plies[-1] if plies else None
+    moves = [_entry(p.number, p.label, p.side, p.colour, p.mark, strings) for p in plies]
+    not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
+    return {
+        "label": label,
+        "svg": Markup(board.svg(final, label=label)),
+        "data": Markup(json_for_script(data)),
+        "count": len(plies),
+        "moves": moves,
+        "not_replayed": not_replayed,
+        "moves_html": Markup(moves_html(moves, not_replayed, ui)),
+        "decision_cells": list(replay.decision.cells) if replay.decision else [],
+        "views": views,
+        "final_notes": list(final.notes),
+        "final_mark": _entry(last.number, last.label, last.side, last.colour, last.mark, strings) if last else None,
+        "strings": ui,
+    }
+
+
+def moves_html(moves: list[dict[str, Any]], not_replayed: list[dict[str, Any]], ui: Mapping[str, str]) -> str:
+    """The ``<li>`` entries of the move list.
+
+    Written here rather than as a template loop because a build renders
+    hundreds of thousands of entries and a Jinja loop costs ten times more.
+    Every user-controlled value goes through ``escape``.
+    """
+    parts: list[str] = []
+    last = len(moves)
+    for m in moves:
+        n = m["number"]
+        current = " q-current" if n == last else ""
+        word = m["mark_word"]
+        badge = f' <span class="q-mark-word {escape(m["mark_class"])}">{escape(word)}</span>' if word else ""
+        parts.append(
+            f'\n<li class="q-move q-{escape(m["colour"])}{current}" id="ply={n}" data-ply="{n}">'
+            f'<a href="#ply={n}"><span class="q-n">{n}.</span> <span class="q-label">{escape(m["label"])}</span></a>{badge}</li>'
+        )
+    help_text = escape(ui["viewer.not_replayed_help"])
+    tag = escape(ui["viewer.not_replayed"])
+    for i, m in enumerate(not_replayed):
+        title = f' title="{help_text}"' if i == 0 else ""
+        parts.append(
+            f'\n<li class="q-move q-not-replayed q-{escape(m["colour"])}"{title}><span class="q-n">{m["number"]}.</span> '
+            f'<span class="q-label">{escape(m["label"])}</span> <span class="q-nr">({tag})</span></li>'
+        )
+    return "".join(parts)

@@ -1,0 +1,177 @@
+"""The viewer's page data: script-safe JSON and the context of templates/_viewer.html."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from generator import games
+from generator.model import Decision, Move, Ply, Replay
+from generator.render.viewer import STRINGS, json_for_script, viewer_context
+from generator.scene import add, mark, note
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+EVIL = "</script><script>alert(1)</script>"
+
+
+def test_json_for_script_keeps_a_closing_tag_inert() -> None:
+    text = json_for_script({"team": EVIL, "and": "a & b", "gt": "x > y"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"team": EVIL, "and": "a & b", "gt": "x > y"}
+
+
+def test_json_for_script_escapes_line_separators_and_keeps_other_text() -> None:
+    value = {"note": "one\u2028two\u2029three", "zh": "先手胜"}
+    text = json_for_script(value)
+    assert "\u2028" not in text and "\u2029" not in text
+    assert "\\u2028" in text and "\\u2029" in text
+    assert "先手胜" in text  # readable, not \\u escaped
+    assert json.loads(text) == value
+
+
+def test_json_for_script_is_deterministic() -> None:
+    assert json_for_script({"b": 1, "a": [1, 2]}) == json_for_script({"a": [1, 2], "b": 1}) == '{"a":[1,2],"b":1}'
+
+
+def small_replay() -> Replay:
+    """Three plies of Gomoku, then two moves that were not replayed."""
+    plies = [
+        Ply(1, "first", "black", "B(H,8)", [add("s1", "stone", "black", "H8"), mark("H8", "last")], mark=2),
+        Ply(2, "second", "white", "W(I,9)", [add("s2", "stone", "white", "I9"), mark("I9", "last")], mark=-1),
+        Ply(3, "first", "black", EVIL, [add("s3", "stone", "black", "J10"), mark("J10", "last"), note(EVIL)]),
+    ]
+    not_replayed = [Move("W", "W(H,8)", ("H", 8), 1, 40), Move("B", "B(A,1)", ("A", 1), 1, 47, mark=1)]
+    return Replay([], plies, not_replayed, Decision("first", "line", 3, ("H8", "J10")))
+
+
+def zh() -> dict[str, str]:
+    return dict(STRINGS["zh-CN"])
+
+
+def render(viewer: dict) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env.get_template("_viewer.html").render(viewer=viewer)
+
+
+class Scripts(HTMLParser):
+    """Collects the text of <script> elements as an HTML parser sees them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self._open: dict[str, str | None] | None = None
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+        if tag == "script":
+            self._open = a
+            self.scripts.append((a, ""))
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            attrs, text = self.scripts[-1]
+            self.scripts[-1] = (attrs, text + data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._open = None
+
+
+def test_viewer_context_for_a_small_replay() -> None:
+    viewer = viewer_context(games.get("C5"), small_replay(), strings=zh(), label="A队 vs B队")
+    assert viewer["count"] == 3
+    assert [m["label"] for m in viewer["moves"]] == ["B(H,8)", "W(I,9)", EVIL]
+    assert [m["mark_word"] for m in viewer["moves"]] == ["大好", "小劣", ""]
+    assert [(m["number"], m["label"], m["side"], m["colour"]) for m in viewer["not_replayed"]] == [
+        (4, "W(H,8)", "second", "white"),
+        (5, "B(A,1)", "first", "black"),
+    ]
+    assert viewer["not_replayed"][1]["mark_word"] == "小好"
+    assert viewer["decision_cells"] == ["H8", "J10"]
+    assert viewer["final_notes"] == [EVIL]
+
+    data = json.loads(str(viewer["data"]))
+    assert [p["n"] for p in data["plies"]] == [1, 2, 3]
+    assert data["plies"][0]["o"] == [["add", "s1", "stone", "black", "H8"], ["mark", "H8", "last"]]
+    assert data["plies"][0]["m"] == 2 and "m" not in data["plies"][2]
+    # Only the cells the game uses travel with the page.
+    assert set(data["scene"]["cells"]) == {"H8", "I9", "J10"}
+    assert data["views"] == []  # nothing hidden: no view selector
+
+
+def test_mark_words_follow_the_page_language() -> None:
+    english = viewer_context(games.get("C5"), small_replay(), strings=STRINGS["en"], label="x")
+    assert [m["mark_word"] for m in english["moves"]][:2] == ["much better", "worse"]
+    # A table without the viewer's keys still gives a usable page (English).
+    bare = viewer_context(games.get("C5"), small_replay(), strings={}, label="x")
+    assert bare["moves"][0]["mark_word"] == "much better"
+    assert bare["strings"]["viewer.next"] == "Next move"
+
+
+def test_rendered_partial_keeps_hostile_text_inert() -> None:
+    html = render(viewer_context(games.get("C5"), small_replay(), strings=zh(), label=EVIL))
+    parser = Scripts()
+    parser.feed(html)
+    # Exactly one script element, the data; the hostile text did not open another.
+    assert len(parser.scripts) == 1
+    attrs, text = parser.scripts[0]
+    assert attrs["type"] == "application/json"
+    data = json.loads(text)
+    assert data["plies"][2]["l"] == EVIL
+    assert ["note", EVIL] in data["plies"][2]["o"]
+    assert "<script>alert" not in html
+    assert html.count("</script>") == 1
+
+
+def test_rendered_partial_lists_moves_as_anchors() -> None:
+    html = render(viewer_context(games.get("C5"), small_replay(), strings=zh(), label="A队 vs B队"))
+    parser = Scripts()
+    parser.feed(html)
+    assert parser.links == ["#ply=1", "#ply=2", "#ply=3"]
+    # Each link points at an element of the page, so it works without JavaScript.
+    assert {link[1:] for link in parser.links} <= parser.ids
+    assert html.count("q-not-replayed") == 2
+    assert "未回放" in html
+    assert 'class="q-viewer"' in html and 'tabindex="0"' in html
+    assert "<svg" in html and "q-pieces" in html
+
+
+def test_views_are_offered_for_hidden_plies() -> None:
+    plies = [
+        Ply(1, "first", "black", "B[D5]", [add("s1", "stone", "black", "D5")], visible_to=("first",)),
+        Ply(2, "second", "white", "W[E5]", [add("s2", "stone", "white", "E5")], visible_to=("second",)),
+    ]
+    viewer = viewer_context(games.get("C5"), Replay([], plies, [], None), strings=STRINGS["en"], label="x")
+    data = json.loads(str(viewer["data"]))
+    assert [v[0] for v in data["views"]] == ["referee", "first", "second"]
+    assert data["plies"][0]["v"] == ["first"]
+    assert 'class="q-view"' in render(viewer)
+
+
+@pytest.mark.parametrize("lang", sorted(STRINGS))
+def test_string_tables_have_the_same_keys(lang: str) -> None:
+    assert set(STRINGS[lang]) == set(STRINGS["en"])
+    assert all(f"mark.{m}" in STRINGS[lang] for m in range(-2, 3))
+
+
+def test_a_game_without_plies_still_renders() -> None:
+    viewer = viewer_context(games.get("C6"), Replay([], [], [], None), strings=zh(), label="空")
+    html = render(viewer)
+    assert viewer["count"] == 0 and viewer["moves"] == []
+    assert 'max="0"' in html and "<svg" in html
