@@ -21,6 +21,7 @@ import os
 import pickle
 import shutil
 import time
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -29,6 +30,7 @@ from typing import Any, Callable, Iterable
 from generator import __version__, games
 from generator.archive import duplicates
 from generator.archive.index import Archive, GameEntry, Summary, build_index
+from generator.cache import ViewStore
 from generator.config import Config
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
@@ -58,6 +60,7 @@ class BuildReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     published: bool = True  # False when --strict refused to write
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage, for --verbose and benchmarks
 
     @property
     def errors(self) -> int:
@@ -70,7 +73,7 @@ class BuildReport:
 
 @dataclass(slots=True)
 class _Found:
-    records: list[tuple[str, Path, os.stat_result]]
+    records: list[tuple[str, str, os.stat_result]]  # relative path, full path, stat
     pages: list[tuple[str, Path]]
     assets: list[tuple[str, Path]]
 
@@ -87,30 +90,61 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
     """Every file under the content folder, sorted; hidden files and folders skipped.
 
     ``exclude`` names folders to pass over, such as the output folder when it
-    lies inside the content folder (``content = "."``).
+    lies inside the content folder (``content = "."``). Uses ``os.scandir``:
+    a rebuild of a large archive is mostly this walk.
     """
     found = _Found([], [], [])
     if not content.is_dir():
         return found
-    skip = {p.resolve() for p in exclude}
-    for folder, dirs, files in os.walk(content):
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith((".", "_")) and (Path(folder) / d).resolve() not in skip
-        )
-        for name in sorted(files):
-            if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")):
+    skip = {os.path.realpath(p) for p in exclude}
+
+    def walk(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for entry in entries:
+            name = entry.name
+            if entry.is_dir():
+                if not name.startswith((".", "_")) and os.path.realpath(entry.path) not in skip:
+                    walk(entry.path, f"{prefix}{name}/")
                 continue
-            path = Path(folder) / name
-            rel = path.relative_to(content).as_posix()
-            suffix = path.suffix.lower()
+            if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")) or not entry.is_file():
+                continue
+            rel = prefix + name
+            suffix = os.path.splitext(name)[1].lower()
             if suffix in PAGE_SUFFIXES:
-                found.pages.append((rel, path))
+                found.pages.append((rel, Path(entry.path)))
             elif suffix in ASSET_SUFFIXES:
-                found.assets.append((rel, path))
+                found.assets.append((rel, Path(entry.path)))
             else:
-                found.records.append((rel, path, path.stat()))
+                found.records.append((rel, entry.path, entry.stat()))
+
+    walk(str(content), "")
     found.records.sort(key=lambda r: r[0])
     return found
+
+
+def _existing(output: Path) -> set[str]:
+    """Every file in the output folder, as paths relative to it."""
+    found: set[str] = set()
+
+    def walk(folder: str, prefix: str) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            return
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                walk(entry.path, f"{prefix}{entry.name}/")
+            else:
+                found.add(prefix + entry.name)
+
+    walk(str(output), "")
+    return found
+
+
+def _read(path: str | Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _digest(*parts: object) -> str:
@@ -149,44 +183,44 @@ def summarize(p: Processed, key: str) -> Summary:
     )
 
 
-# Work done in pool processes. Arguments and results are small and picklable;
-# the full processed record travels through the cache folder, not the pipe.
+# Work done in pool processes. Arguments and results are small and picklable,
+# except the prepared views, which come back as pickled bytes for the cache.
 
 _RECORD_TASK = tuple[str, bytes, str, str | None, dict, Metadata | None, str]
-_WORKER: dict[str, Any] = {}  # set in the parent before a pool forks: site info, templates, folders
+# Set in the parent before a pool forks: site info, templates, folders, views.
+_WORKER: dict[str, Any] = {}
+_MADE_DIRS: set[Path] = set()
 
 
-def _process_task(task: _RECORD_TASK) -> Summary:
-    """Decode, parse and replay one record, then prepare its page's heavy parts and cache them."""
-    rel, data, digest, encoding, options, folder, cache_file = task
+def _process_task(task: _RECORD_TASK) -> tuple[Summary, bytes | None]:
+    """Decode, parse and replay one record, then prepare its game page's heavy parts."""
+    rel, data, digest, encoding, options, folder, key = task
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
-    view = pages.game_view(processed, _WORKER["site"]) if processed.replay is not None and processed.code else None
-    _store(Path(cache_file), view)
-    return summarize(processed, Path(cache_file).stem)
+    view = None
+    if processed.replay is not None and processed.code:
+        # Compressed here, in parallel: the views are mostly repeated markup and
+        # travel through a pipe and into the cache file.
+        view = zlib.compress(pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL), 1)
+    return summarize(processed, key), view
 
 
-def _store(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
-
-
-def _render_game_task(job: pages.GameJob) -> tuple[str, bool]:
-    env, site, output, cache_dir = _WORKER["env"], _WORKER["site"], _WORKER["output"], _WORKER["cache"]
-    with open(_record_file(cache_dir, job.key), "rb") as handle:
-        view = pickle.load(handle)
+def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str, bool, tuple[str, ...]]:
+    """Render and write one game page, and publish the record files it names."""
+    job, copies = task
+    env, site, output = _WORKER["env"], _WORKER["site"], _WORKER["output"]
+    view = pickle.loads(zlib.decompress(_WORKER["views"][job.key]))
     html = env.get_template("game.html").render(pages.game(job, view, site))
-    return job.url, write_if_changed(output / job.url, html.encode("utf-8"))
-
-
-def _record_file(cache_dir: Path, key: str) -> Path:
-    return cache_dir / "records" / key[:2] / f"{key}.pickle"
+    written = write_if_changed(output / job.url, html.encode("utf-8"), _MADE_DIRS)
+    content = _WORKER["content"]
+    copied = tuple(
+        rel for rel in copies
+        if write_if_changed(output / urls.record_file(rel), (content / rel).read_bytes(), _MADE_DIRS)
+    )
+    return job.url, written, copied
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    # fork: workers inherit the parent's imports and the render globals at no cost.
+    # fork: workers inherit the parent's imports and the _WORKER globals at no cost.
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
 
 
@@ -206,6 +240,9 @@ class Builder:
         self.strict = strict
         self.cache_dir = cache_dir or (config.root / ".qipu-cache")
         self._state: _CacheState | None = None
+        self._views = ViewStore(self.cache_dir / "views.sqlite")
+        self._cached_keys: set[str] | None = None
+        self._fresh_views: dict[str, bytes] = {}
 
     # -- cache ---------------------------------------------------------------
 
@@ -255,31 +292,47 @@ class Builder:
             event = event_key(rel)
             if event not in options_by_event:
                 opts = self.options_for(event)
-                options_by_event[event] = (opts, _digest(sorted((k, sorted(v.items())) for k, v in opts.items())))
+                # Everything that shapes a record's cached view besides its bytes and path.
+                options_by_event[event] = (
+                    opts,
+                    _digest(_code_digest(), self.config.language, sorted((k, sorted(v.items())) for k, v in opts.items())),
+                )
             options, options_digest = options_by_event[event]
             encoding = self.config.encoding_for(rel)
-            settings = _digest(_code_digest(), rel, encoding, options_digest, self.config.language)
+            settings = hashlib.sha256(f"{options_digest}\0{rel}\0{encoding}".encode()).hexdigest()
             old = state.records.get(rel)
             if old and old[0] == st.st_size and old[1] == st.st_mtime_ns and old[3].key.endswith(settings[:16]):
                 summaries[rel] = old[3]
                 fresh[rel] = old
                 continue
-            data = path.read_bytes()
+            data = _read(path)
             digest = sha256(data)
             key = f"{digest[:40]}{settings[:16]}"
-            if old and old[3].key == key and _record_file(self.cache_dir, key).exists():
+            if old and old[3].key == key and key in self._known_keys():
                 fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
                 summaries[rel] = old[3]
                 continue
             stats[rel] = st
-            tasks.append((rel, data, digest, encoding, options, self.folder_meta(event), str(_record_file(self.cache_dir, key))))
+            tasks.append((rel, data, digest, encoding, options, self.folder_meta(event), key))
         _WORKER["site"] = self._site_info(None, [])
         done = self._run(_process_task, tasks)
-        for summary in done:
+        views: list[tuple[str, bytes]] = []
+        for summary, view in done:
             st = stats[summary.source]
             fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key, summary)
             summaries[summary.source] = summary
+            if view is not None:
+                views.append((summary.key, view))
+        if views:
+            self._views.put_many(views)
+            self._known_keys().update(key for key, _ in views)
+        self._fresh_views = dict(views)
         return [summaries[rel] for rel, _, _ in found.records], fresh, len(tasks)
+
+    def _known_keys(self) -> set[str]:
+        if self._cached_keys is None:
+            self._cached_keys = self._views.keys()
+        return self._cached_keys
 
     def _run(self, fn: Callable, tasks: list) -> list:
         if len(tasks) < POOL_THRESHOLD or self.jobs == 1:
@@ -295,8 +348,11 @@ class Builder:
         report = BuildReport()
         state = self._load_state()
         found = scan(config.content_dir, [config.output_dir])
+        report.timings["scan"] = time.perf_counter() - started
         summaries, fresh_records, report.reparsed = self.process_records(found, state)
+        report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
         archive = build_index(summaries, config)
+        report.timings["index"] = time.perf_counter() - started - sum(report.timings.values())
         report.records = len(summaries)
         report.games = len(archive.games)
         report.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
@@ -305,15 +361,20 @@ class Builder:
             report.seconds = time.perf_counter() - started
             return report
 
-        outputs = self._write_site(archive, found, state)
+        outputs = self._write_site(archive, found, state, report.timings)
         report.pages = len(outputs)
         report.written = sum(1 for _, written in outputs.values() if written)
         report.unchanged = report.pages - report.written
         report.removed = remove_stale(config.output_dir, set(outputs), set(state.outputs))
         new_state = _CacheState(fresh_records, {path: key for path, (key, _) in outputs.items()})
-        self._save_state(new_state)
+        if new_state.outputs != state.outputs or new_state.records != state.records:
+            self._save_state(new_state)
         self._state = new_state
+        self._views.prune({s.key for s in summaries})
+        self._views.close()
+        self._cached_keys = None
         report.seconds = time.perf_counter() - started
+        report.timings["finish"] = report.seconds - sum(report.timings.values())
         return report
 
     # -- rendering and writing ----------------------------------------------
@@ -332,7 +393,7 @@ class Builder:
         )
 
     def _write_site(
-        self, archive: Archive, found: _Found, state: _CacheState
+        self, archive: Archive, found: _Found, state: _CacheState, timings: dict[str, float]
     ) -> dict[str, tuple[str, bool]]:
         """Produce every output file; returns output path -> (key, written)."""
         config = self.config
@@ -340,12 +401,13 @@ class Builder:
         output.mkdir(parents=True, exist_ok=True)
         results: dict[str, tuple[str, bool]] = {}
         theme = _theme_digest()
+        existing = _existing(output)
 
         def emit(path: str, key: str, produce: Callable[[], bytes]) -> None:
-            if state.outputs.get(path) == key and (output / path).is_file():
+            if state.outputs.get(path) == key and path in existing:
                 results[path] = (key, False)
                 return
-            results[path] = (key, write_if_changed(output / path, produce()))
+            results[path] = (key, write_if_changed(output / path, produce(), _MADE_DIRS))
 
         md_pages = []
         md_sources: list[tuple[str, str, str, str]] = []
@@ -360,39 +422,84 @@ class Builder:
         site_key = _digest(_code_digest(), theme, config.site_fingerprint(), site)
         env = make_env()
 
-        def render(path: str, template: str, context: dict[str, Any]) -> None:
-            key = _digest(site_key, template, _context_digest(context))
-            emit(path, key, lambda: env.get_template(template).render(context).encode("utf-8"))
+        def render(path: str, template: str, inputs: object, context: Callable[[], dict[str, Any]]) -> None:
+            """Render a page unless its inputs (a cheap stand-in for its context) are unchanged."""
+            key = _digest(site_key, template, inputs)
+            emit(path, key, lambda: env.get_template(template).render(context()).encode("utf-8"))
 
-        # Game pages: many, so keyed cheaply without building their context.
-        jobs = self._game_jobs(archive)
-        todo: list[pages.GameJob] = []
-        for job in jobs:
-            key = _digest(site_key, "game", job)
-            if state.outputs.get(job.url) == key and (output / job.url).is_file():
-                results[job.url] = (key, False)
-            else:
-                results[job.url] = (key, False)
-                todo.append(job)
-        _WORKER.update(env=env, site=site, output=output, cache=self.cache_dir)
-        for url, written in self._run(_render_game_task, todo):
-            results[url] = (results[url][0], written)
+        # Game pages and the record files they name: many, so keyed cheaply
+        # (without building their context) and rendered in the pool.
+        by_source = {s.source: s for s in archive.summaries}
 
-        render(urls.HOME, "home.html", pages.home(archive, site))
+        def stale(path: str, key: str) -> bool:
+            results[path] = (key, False)
+            return state.outputs.get(path) != key or path not in existing
+
+        todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
+        for job in self._game_jobs(archive):
+            page_stale = stale(job.url, _digest(site_key, "game", job))
+            copies = tuple(
+                rel
+                for rel in (job.source, *job.duplicates)
+                if stale(urls.record_file(rel), by_source[rel].sha256)
+            )
+            if page_stale or copies:
+                todo.append((job, copies))
+        needed = {job.key for job, _ in todo} - self._fresh_views.keys()
+        _WORKER.update(
+            env=env,
+            site=site,
+            output=output,
+            content=config.content_dir,
+            views={**self._fresh_views, **self._views.get_many(needed)},
+        )
+        started = time.perf_counter()
+        try:
+            for url, written, copied in self._run(_render_game_task, todo):
+                results[url] = (results[url][0], written)
+                for rel in copied:
+                    path = urls.record_file(rel)
+                    results[path] = (results[path][0], True)
+        finally:
+            _WORKER.pop("views", None)
+            self._fresh_views = {}
+        timings["game pages"] = time.perf_counter() - started
+        started = time.perf_counter()
+
+        # The other pages are keyed by digests of the games they show, so a
+        # rebuild builds the context only of the pages whose games changed.
+        game_fp = {e.source: _digest(e.summary.key, e.url, e.first, e.second, e.duplicates, e.diagnostics) for e in archive.games}
+        team_urls = {name: t.url for name, t in archive.teams.items()}
+        everything = _digest(sorted(game_fp.values()), team_urls, [(e.key, e.name, e.url) for e in archive.events])
+        render(urls.HOME, "home.html", everything, lambda: pages.home(archive, site))
         for ev in archive.events:
-            render(ev.url, "event.html", pages.event(ev, archive, site))
+            inputs = (ev.key, ev.name, ev.config, [game_fp[e.source] for e in ev.games], team_urls)
+            render(ev.url, "event.html", inputs, lambda ev=ev: pages.event(ev, archive, site))
+        event_names = {e.key: e.name for e in archive.events}
         for tm in archive.teams.values():
-            render(tm.url, "team.html", pages.team(tm, archive, site))
-        render(urls.TEAMS, "teams.html", pages.teams_index(archive, site))
-        render(urls.PROBLEMS, "problems.html", pages.problems(archive, site))
+            inputs = (
+                tm.name,
+                tm.spellings,
+                [game_fp[e.source] for e in tm.games],
+                [(r.event.key, r.code, r.row) for r in tm.results],
+                event_names,
+                team_urls,
+            )
+            render(tm.url, "team.html", inputs, lambda tm=tm: pages.team(tm, archive, site))
+        render(urls.TEAMS, "teams.html", everything, lambda: pages.teams_index(archive, site))
+        render(
+            urls.PROBLEMS,
+            "problems.html",
+            (archive.problems, {src: e.url for src, e in archive.by_source.items() if src in archive.problems}),
+            lambda: pages.problems(archive, site),
+        )
         for rel, title, url, html in md_sources:
-            render(url, "page.html", pages.markdown(title, html, url, site))
+            render(url, "page.html", (title, html), lambda title=title, url=url, html=html: pages.markdown(title, html, url, site))
 
         # Original records for download, static files, machine-readable data.
-        by_source = {s.source: s for s in archive.summaries}
         for rel, path, _ in found.records:
-            summary = by_source.get(rel)
-            emit(urls.record_file(rel), summary.sha256 if summary else _digest(rel, path.stat().st_mtime_ns), path.read_bytes)
+            if urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
+                emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: _read(path))
         for rel, path in found.assets:
             st = path.stat()
             emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
@@ -403,6 +510,7 @@ class Builder:
         emit(".nojekyll", "nojekyll", lambda: b"")
         jsonl = games_jsonl(archive)
         emit(urls.GAMES_JSONL, _digest(jsonl), lambda: jsonl)
+        timings["other pages"] = time.perf_counter() - started
         return results
 
     def _game_jobs(self, archive: Archive) -> list[pages.GameJob]:
@@ -428,11 +536,6 @@ class Builder:
                 )
             )
         return jobs
-
-
-def _context_digest(context: dict[str, Any]) -> str:
-    """A digest of a page context (without the callables it carries)."""
-    return _digest(sorted((k, v) for k, v in context.items() if not callable(v)))
 
 
 @functools.cache

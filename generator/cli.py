@@ -116,6 +116,8 @@ def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
         f"wrote {report.written} of {report.pages} files ({report.unchanged} unchanged, {report.removed} removed) "
         f"to {_shown_path(config.output_dir)} in {report.seconds:.2f} s"
     )
+    if args.verbose:
+        print("  " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in report.timings.items()))
     return EXIT_OK
 
 

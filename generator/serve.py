@@ -727,14 +727,19 @@ class PreviewHandler(SimpleHTTPRequestHandler):
 def _segments(url_path: str) -> list[str] | None:
     """The path segments of a URL inside the site, or None if it tries to leave it.
 
-    ``..`` anywhere (also percent-encoded), backslashes, drive letters and
-    NUL bytes are refused outright rather than normalised away.
+    ``..`` anywhere (also percent-encoded), backslashes and NUL bytes are
+    refused outright rather than normalised away. Colons are allowed: record
+    file names hold times (``14:00``); a Windows drive letter cannot escape
+    either, as the caller checks that the resolved file is inside the site.
     """
-    path = unquote(url_path, errors="strict") if "%" in url_path else url_path
+    try:
+        path = unquote(url_path, errors="strict")
+    except UnicodeDecodeError:
+        return None
     if "\x00" in path or "\\" in path:
         return None
     segments = [s for s in path.split("/") if s not in ("", ".")]
-    if any(s == ".." or ":" in s for s in segments):
+    if ".." in segments:
         return None
     return segments
 

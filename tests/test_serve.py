@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,7 +172,7 @@ def wait_for(condition: Callable[[], object], what: str) -> None:
         time.sleep(0.05)
 
 
-def start(root: Path, *, config: Path | None = None) -> Running:
+def start(root: Path) -> Running:
     content, output = root / "content", root / "site"
     ready = threading.Event()
     servers: list[PreviewServer] = []
@@ -184,7 +185,7 @@ def start(root: Path, *, config: Path | None = None) -> Running:
 
     def run() -> None:
         try:
-            result.append(serve(config, root=root, content=None, output=None, port=0, log=lines.append, ready=on_ready))
+            result.append(serve(None, root=root, content=None, output=None, port=0, log=lines.append, ready=on_ready))
         finally:
             ready.set()
 
@@ -207,7 +208,12 @@ def kind(request, monkeypatch) -> str:
 
 
 @pytest.fixture
-def site(tmp_path: Path, kind: str) -> Iterator[Running]:
+def site(tmp_path: Path, kind: str, monkeypatch) -> Iterator[Running]:
+    # Watch stand-ins for the theme folders: an edit to the repository's own
+    # templates while the tests run must not rebuild in the middle of one.
+    for name in ("templates", "static"):
+        (tmp_path / "theme" / name).mkdir(parents=True)
+        monkeypatch.setattr(serve_module, f"{name}_dir", lambda name=name: tmp_path / "theme" / name)
     content = tmp_path / "content" / "2017-ccgc"
     content.mkdir(parents=True)
     (content / (FILE_NAME % ("甲队", "乙队"))).write_text(RECORD % ("甲队", "乙队"), "utf-8")
@@ -289,11 +295,19 @@ def test_editor_temp_files_and_the_output_do_not_rebuild(site: Running) -> None:
     (site.output / "extra.html").write_text("<p>x</p>")
     (site.root / "notes.md").write_text("not watched: beside site.toml")
     time.sleep(1.0)  # well past the quiet period: a rebuild would have started
-    assert site.build == before
+    assert site.build == before, site.lines[-3:]
     # The watcher is still alive: a real save rebuilds once.
     save(site.about, PAGE % "DELTA")
     wait_for(lambda: site.page_with("version DELTA") is not None, "the saved page in the site")
     assert site.build == before + 1
+
+
+def test_theme_files_are_watched(site: Running) -> None:
+    for changed in (serve_module.templates_dir() / "page.html", serve_module.static_dir() / "site.css"):
+        before = site.build
+        changed.write_text("/* edited */", "utf-8")
+        wait_for(lambda: site.build > before, f"a rebuild after {changed.name} changed")
+        assert any(changed.name in line for line in site.lines)
 
 
 def test_a_broken_record_is_a_diagnostic_and_the_server_goes_on(site: Running) -> None:
@@ -369,6 +383,15 @@ def test_directories_serve_their_index_and_missing_pages_are_404(site: Running) 
     assert code == 200 and "folder page" in page and MARKER in page
     code, page = site.get("/no/such/page.html")
     assert code == 404 and MARKER in page  # it appears by itself once built
+
+
+def test_original_records_with_colons_and_spaces_in_their_names_are_served(site: Running) -> None:
+    folder = site.output / "files-test"
+    folder.mkdir()
+    (folder / "C5-甲 vs 乙-先手胜-2017.07.29 14:00 重庆.txt").write_bytes(b"{[C5]}")
+    url = "/files-test/" + urllib.parse.quote("C5-甲 vs 乙-先手胜-2017.07.29 14:00 重庆.txt")
+    assert site.get(url) == (200, "{[C5]}")
+    assert site.raw_get("/files-test/%ff%fe.txt") in (403, 404)  # not UTF-8
 
 
 def test_a_site_toml_with_errors_keeps_the_last_good_config(site: Running) -> None:

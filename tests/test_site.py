@@ -58,6 +58,8 @@ def test_demo_site_has_every_page_kind(demo_site: Path) -> None:
     assert len(list((demo_site / "teams").glob("*.html"))) >= 12
     assert (demo_site / "about.html").is_file() and (demo_site / "rules.html").is_file()
     assert (demo_site / "static" / "viewer.js").is_file()
+    page = next((demo_site / "games").glob("*/*.html")).read_text(encoding="utf-8")
+    assert 'class="q-grid' in page and "q-board--" not in page  # the board is drawn in full
 
 
 def test_every_local_link_and_asset_resolves(demo_site: Path) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 from generator import games
 from generator.archive import duplicates, standings
@@ -21,7 +20,11 @@ from generator.render import urls
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """What the index needs of one record; the full game stays in the cache."""
+    """What the index needs of one record; the full game stays in the cache.
+
+    Ten thousand of these are pickled into the build state on every build, so
+    they pickle as plain tuples (the slots-dataclass default is much slower).
+    """
 
     source: str
     sha256: str
@@ -45,6 +48,9 @@ class Summary:
     place: str | None
     event_name: str | None
     diagnostics: tuple[Diagnostic, ...]
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return (Summary, tuple(getattr(self, name) for name in Summary.__slots__))
 
 
 @dataclass(slots=True)
@@ -192,9 +198,15 @@ def _event_key(summary: Summary) -> str:
     return summary.event_key or summary.event_name or "other"
 
 
+_RECORD_SUFFIXES = (".txt", ".pgn", ".pbn", ".log", ".json")
+
+
 def _within_event(source: str, key: str) -> str:
-    path = PurePosixPath(source)
-    stem = str(path.with_suffix("")) if path.suffix.lower() in (".txt", ".pgn", ".pbn", ".log", ".json") else str(path)
+    """The record's path inside its event folder, without a record suffix (for its page name)."""
+    stem = source
+    dot = stem.rfind(".")
+    if dot > stem.rfind("/") and stem[dot:].lower() in _RECORD_SUFFIXES:
+        stem = stem[:dot]
     prefix = key + "/"
     return stem[len(prefix):] if stem.startswith(prefix) else stem
 

@@ -39,7 +39,7 @@ class Teams:
     ``aliases`` maps a spelling to its canonical name, as in ``site.toml``.
     """
 
-    __slots__ = ("_exact", "_loose")
+    __slots__ = ("_exact", "_loose", "_seen")
 
     def __init__(self, aliases: Mapping[str, str]) -> None:
         self._exact: dict[str, str] = {}
@@ -54,6 +54,7 @@ class Teams:
             for form in (spelling, canonical):
                 candidates.setdefault(loose(form), set()).add(canonical)
         self._loose = {key: next(iter(names)) for key, names in candidates.items() if len(names) == 1}
+        self._seen: dict[str, str] = {}  # an archive names each team thousands of times
 
     def canonical(self, name: str) -> str:
         """The canonical name of a spelling.
@@ -62,6 +63,12 @@ class Teams:
         ignored) against alias spellings and canonical names; otherwise the
         name as written, tidied by :func:`tidy`.
         """
+        seen = self._seen.get(name)
+        if seen is None:
+            seen = self._seen[name] = self._canonical(name)
+        return seen
+
+    def _canonical(self, name: str) -> str:
         exact = self._exact.get(name)
         if exact is None:
             exact = self._exact.get(name.strip())

@@ -87,6 +87,7 @@ class GridBoard:
     height: int = field(init=False)
     _static: str = field(init=False, repr=False)  # grid, stars and labels, drawn once
     _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
+    _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)  # built on first use
 
     def __post_init__(self) -> None:
         self.width = 2 * MARGIN + (self.columns - 1) * STEP
@@ -146,17 +147,27 @@ class GridBoard:
             labels.add(dwg.text(str(row), insert=(right + LABEL_GAP, cy), class_="q-coord q-row"))
         return labels.tostring()
 
-    def svg(self, position: Position | None, *, label: str, numbers: bool = False) -> str:
+    # Stands for the static drawing in an SVG made with ``static=False``.
+    STATIC_MARK = "<!--q-board-->"
+
+    @property
+    def static_markup(self) -> str:
+        """The grid, star points and labels: the same on every page of this board."""
+        return self._static
+
+    def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).
 
         ``label`` becomes the accessible name and the ``<title>``. With
-        ``numbers`` each stone shows the ply that put it there.
+        ``numbers`` each stone shows the ply that put it there. With
+        ``static=False`` the static drawing is left out and :attr:`STATIC_MARK`
+        stands in its place, for caches that keep many positions of one board.
         """
         text = escape(label, quote=True)
         parts = [
             f'<svg xmlns="{_SVG_NS}" class="q-board" viewBox="0 0 {self.width} {self.height}" '
             f'role="img" aria-label="{text}"><title>{text}</title>',
-            self._static,
+            self._static if static else self.STATIC_MARK,
             '<g class="q-pieces" text-anchor="middle" dominant-baseline="central">',
         ]
         if position is not None:
@@ -202,7 +213,9 @@ class GridBoard:
         ``classes`` maps a kind or a colour to its class; the viewer falls
         back to ``q-<name>`` for names not listed, like :meth:`svg` does.
         """
-        return {
+        if self._scene is not None:
+            return dict(self._scene)  # shallow: callers replace "cells", never edit inside
+        self._scene = {
             "board": "grid",
             "cells": {cell: [x, y] for cell, (x, y) in self.cells.items()},
             "radius": STONE_RADIUS,
@@ -211,6 +224,7 @@ class GridBoard:
             "numberSizes": [[100, number_size(100)], [10, number_size(10)], [0, number_size(1)]],
             "classes": {name: f"q-{name}" for name in ("stone", "black", "white", "red", "blue")},
         }
+        return dict(self._scene)
 
 
 def number_size(ply: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from generator.render.viewer import json_for_script
 
@@ -23,7 +24,23 @@ def make_env(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
     )
     env.filters["script_json"] = lambda value: jinja2.utils.markupsafe.Markup(json_for_script(value))
     env.filters["num"] = format_number
+    env.globals["nav"] = _nav_renderer(env)
     return env
+
+
+def _nav_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
+    """``nav(site, root)``: the navigation is the same on every page at one depth,
+    so it is rendered once per depth instead of once per page."""
+    done: dict[tuple, Markup] = {}
+    template = env.get_template("_nav.html")
+
+    def nav(site, root: str) -> Markup:  # type: ignore[no-untyped-def]
+        key = (site.title, site.language, site.events, site.pages, site.problems, root)
+        if key not in done:
+            done[key] = Markup(template.render(site=site, root=root))
+        return done[key]
+
+    return nav
 
 
 def format_number(value: float | int) -> str:

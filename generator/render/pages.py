@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from markupsafe import Markup
+
 from generator import __version__, games
 from generator.archive.index import Archive, Event, GameEntry, Team
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import urls
-from generator.render.viewer import viewer_context
+from generator.render.viewer import ui_strings, viewer_context
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +70,6 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
         "link": link,
         "title": title,
         "version": __version__,
-        "nav_events": [{"title": e.title, "href": link(e.url)} for e in site.events],
-        "nav_pages": [{"title": p.title, "href": link(p.url)} for p in site.pages],
         "home_href": link(urls.HOME),
         "teams_href": link(urls.TEAMS),
         "problems_href": link(urls.PROBLEMS),
@@ -314,7 +314,9 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     if decision is not None:
         rule = strings.get(f"rule.{decision.rule}", decision.rule).format(k=gtype.params.get("k", ""))
     label = f"{game_type_name(site, gtype.code)}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
-    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label)
+    # The board's static drawing and the UI strings are the same on every page:
+    # left out here, put back by game() (the view is cached per record).
+    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label, static=False)
     return {
         "code": gtype.code,
         "game_type": game_type_name(site, gtype.code),
@@ -344,7 +346,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     }
 
 
-_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "final_notes", "final_mark", "strings")
+_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "final_notes", "final_mark")
 
 
 def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any]:
@@ -367,5 +369,9 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         download=urls.href(page, urls.record_file(job.source)),
         duplicates=[{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
     )
-    ctx.update(game=info, diagnostics=list(job.diagnostics), viewer=view["viewer"])
+    board = games.GAMES[view["code"]].module("board").board_for(games.GAMES[view["code"]])
+    viewer = dict(view["viewer"])
+    viewer["svg"] = Markup(str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1))
+    viewer["strings"] = ui_strings(strings)
+    ctx.update(game=info, diagnostics=list(job.diagnostics), viewer=viewer)
     return ctx

@@ -52,7 +52,7 @@ def unique_slugs(keys: list[str]) -> dict[str, str]:
 
 def root_of(page: str) -> str:
     """The relative prefix from a page to the site root: ``games/e/x.html`` -> ``../../``."""
-    return "../" * (len(PurePosixPath(page).parts) - 1)
+    return "../" * page.count("/")
 
 
 def href(from_page: str, target: str) -> str:

@@ -189,7 +189,14 @@ def _not_replayed(game: GameType, moves: list[Move], start: int, strings: Mappin
     return entries
 
 
-def viewer_context(game: GameType, replay: Replay, *, strings: Mapping[str, str], label: str) -> dict[str, Any]:
+def ui_strings(strings: Mapping[str, str]) -> dict[str, str]:
+    """The viewer's own strings, from the page's (English where a key is missing)."""
+    return {key: _string(strings, key) for key in STRINGS["en"]}
+
+
+def viewer_context(
+    game: GameType, replay: Replay, *, strings: Mapping[str, str], label: str, static: bool = True
+) -> dict[str, Any]:
     """Everything ``templates/_viewer.html`` needs to show one replayed game.
 
     ``strings`` are the page's UI strings (keys as in :data:`STRINGS`),
@@ -200,9 +207,10 @@ def viewer_context(game: GameType, replay: Replay, *, strings: Mapping[str, str]
     final = position_after(replay.setup, plies)
     scene = board.scene()
     used = _cells_used(replay.setup, plies)
-    scene["cells"] = {cell: xy for cell, xy in scene["cells"].items() if cell in used}
+    cells = scene["cells"]
+    scene["cells"] = {cell: cells[cell] for cell in sorted(used) if cell in cells}
     views = _views(plies)
-    ui = {key: _string(strings, key) for key in STRINGS["en"]}
+    ui = ui_strings(strings)
     data = {
         "scene": scene,
         "setup": replay.setup,
@@ -216,7 +224,7 @@ def viewer_context(game: GameType, replay: Replay, *, strings: Mapping[str, str]
     not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
     return {
         "label": label,
-        "svg": Markup(board.svg(final, label=label)),
+        "svg": Markup(board.svg(final, label=label, static=static)),
         "data": Markup(json_for_script(data)),
         "count": len(plies),
         "moves": moves,

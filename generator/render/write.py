@@ -12,14 +12,20 @@ import os
 from pathlib import Path
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` atomically unless it already holds exactly that. True if written."""
+def write_if_changed(path: Path, data: bytes, made: set[Path] | None = None) -> bool:
+    """Write ``data`` to ``path`` atomically unless it already holds exactly that. True if written.
+
+    ``made`` remembers folders already created, to spare a system call per file.
+    """
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if made is None or path.parent not in made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if made is not None:
+            made.add(path.parent)
     # A temporary name unique to this process, renamed over the target: atomic.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.qipu-tmp")
     try:

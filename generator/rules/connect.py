@@ -512,22 +512,25 @@ def _illegal(
     expected = state.to_move
     if side != expected:
         return error(WRONG_SIDE, _turn_text(state, game, move.side, side))
-    bounds = (
-        f"the board is {state.columns}x{state.rows}, columns A-"
-        f"{scene.COLUMN_LETTERS[state.columns - 1]}, rows 1-{state.rows}"
-    )
     if xy is None:
-        return error(OFF_BOARD, f"column {move.point[0]!r} is off the board ({bounds})")
+        return error(OFF_BOARD, f"column {move.point[0]!r} is off the board ({_bounds(state)})")
     reason = state.check(*xy)
+    if reason is None:
+        return None
     if reason == "off-board":
         where = f"{move.point[0].strip().upper()}{move.point[1]}"
-        return error(OFF_BOARD, f"{where} is off the board ({bounds})")
+        return error(OFF_BOARD, f"{where} is off the board ({_bounds(state)})")
     if reason == "occupied":
         by = state.placed_at(*xy)
         owner = state.at(*xy)
         name = game.first.name_en if owner == "first" else game.second.name_en
         return error(OCCUPIED, f"{state.cell(*xy)} is already occupied by move {by} ({name})")
     return None
+
+
+def _bounds(state: ConnectState) -> str:
+    last = scene.COLUMN_LETTERS[state.columns - 1]
+    return f"the board is {state.columns}x{state.rows}, columns A-{last}, rows 1-{state.rows}"
 
 
 def _ended_text(state: ConnectState, game: GameType) -> str:

@@ -1,0 +1,71 @@
+"""The build cache on disk: prepared game views in one SQLite file.
+
+One row per processed record (key = content hash + settings), holding the
+pickled, finished parts of its game page. One file instead of one per
+record because opening ten thousand small files costs more than the work
+they save; SQLite gives atomic commits and cheap lookups by key.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Iterable
+
+
+class ViewStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = self._open()
+            except sqlite3.DatabaseError:
+                # A damaged cache is thrown away, never trusted.
+                self.path.unlink(missing_ok=True)
+                self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS views (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+        return db
+
+    def keys(self) -> set[str]:
+        return {row[0] for row in self._conn().execute("SELECT key FROM views")}
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, bytes]:
+        db = self._conn()
+        found: dict[str, bytes] = {}
+        wanted = list(keys)
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(db.execute(f"SELECT key, blob FROM views WHERE key IN ({marks})", chunk).fetchall())
+        return found
+
+    def put_many(self, items: Iterable[tuple[str, bytes]]) -> None:
+        db = self._conn()
+        with db:
+            db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", items)
+
+    def prune(self, live: set[str]) -> int:
+        """Drop the rows no record uses any more, once they are a third of the file."""
+        db = self._conn()
+        total = db.execute("SELECT COUNT(*) FROM views").fetchone()[0]
+        if total <= len(live) * 1.5 + 50:
+            return 0
+        dead = [(key,) for key in self.keys() - live]
+        with db:
+            db.executemany("DELETE FROM views WHERE key = ?", dead)
+        return len(dead)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
