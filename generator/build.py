@@ -84,6 +84,9 @@ class _CacheState:
 
     records: dict[str, tuple[int, int, str, Summary]] = field(default_factory=dict)  # path -> size, mtime, key, summary
     outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
+    inputs: str = ""  # digest of every input of the last build that wrote the site
+    games: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
@@ -255,7 +258,7 @@ class Builder:
             try:
                 with open(self._state_file(), "rb") as handle:
                     version, state = pickle.load(handle)
-                if version == CACHE_FORMAT:
+                if version == _code_digest():  # another Qipu wrote it: start afresh
                     self._state = state
             except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError):
                 pass
@@ -266,7 +269,7 @@ class Builder:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as handle:
-            pickle.dump((CACHE_FORMAT, state), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((_code_digest(), state), handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
 
     # -- stages --------------------------------------------------------------
@@ -351,9 +354,17 @@ class Builder:
         report.timings["scan"] = time.perf_counter() - started
         summaries, fresh_records, report.reparsed = self.process_records(found, state)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
+        inputs = self._inputs(found, summaries)
+        report.records = len(summaries)
+        if not report.reparsed and inputs == state.inputs and _existing(config.output_dir) >= state.outputs.keys():
+            # Nothing the site is made from changed, and every file it wrote is there.
+            report.games, report.diagnostics = state.games, list(state.diagnostics)
+            report.pages = report.unchanged = len(state.outputs)
+            report.published = not (self.strict and report.errors)
+            report.seconds = time.perf_counter() - started
+            return report
         archive = build_index(summaries, config)
         report.timings["index"] = time.perf_counter() - started - sum(report.timings.values())
-        report.records = len(summaries)
         report.games = len(archive.games)
         report.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
         if self.strict and report.errors:
@@ -366,16 +377,34 @@ class Builder:
         report.written = sum(1 for _, written in outputs.values() if written)
         report.unchanged = report.pages - report.written
         report.removed = remove_stale(config.output_dir, set(outputs), set(state.outputs))
-        new_state = _CacheState(fresh_records, {path: key for path, (key, _) in outputs.items()})
-        if new_state.outputs != state.outputs or new_state.records != state.records:
+        new_state = _CacheState(
+            fresh_records,
+            {path: key for path, (key, _) in outputs.items()},
+            inputs,
+            report.games,
+            report.diagnostics,
+        )
+        if (new_state.outputs, new_state.records, inputs) != (state.outputs, state.records, state.inputs):
             self._save_state(new_state)
         self._state = new_state
-        self._views.prune({s.key for s in summaries})
+        if report.reparsed:  # only new views can leave old ones unused
+            self._views.prune({s.key for s in summaries})
         self._views.close()
         self._cached_keys = None
         report.seconds = time.perf_counter() - started
         report.timings["finish"] = report.seconds - sum(report.timings.values())
         return report
+
+    def _inputs(self, found: _Found, summaries: list[Summary]) -> str:
+        """One digest of everything the site is made from."""
+        files = [(rel, p.stat().st_size, p.stat().st_mtime_ns) for rel, p in found.pages + found.assets]
+        return _digest(
+            _code_digest(),
+            _theme_digest(),
+            self.config.site_fingerprint(),
+            [(s.source, s.key) for s in summaries],
+            files,
+        )
 
     # -- rendering and writing ----------------------------------------------
 
@@ -399,6 +428,7 @@ class Builder:
         config = self.config
         output = config.output_dir
         output.mkdir(parents=True, exist_ok=True)
+        setup_started = time.perf_counter()
         results: dict[str, tuple[str, bool]] = {}
         theme = _theme_digest()
         existing = _existing(output)
@@ -435,9 +465,13 @@ class Builder:
             results[path] = (key, False)
             return state.outputs.get(path) != key or path not in existing
 
+        timings["site setup"] = time.perf_counter() - setup_started
+        started = time.perf_counter()
         todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
+        game_fp: dict[str, str] = {}  # source -> digest of everything its page shows
         for job in self._game_jobs(archive):
-            page_stale = stale(job.url, _digest(site_key, "game", job))
+            game_fp[job.source] = fp = _digest(*(getattr(job, name) for name in job.__slots__))
+            page_stale = stale(job.url, site_key + fp)
             copies = tuple(
                 rel
                 for rel in (job.source, *job.duplicates)
@@ -453,7 +487,6 @@ class Builder:
             content=config.content_dir,
             views={**self._fresh_views, **self._views.get_many(needed)},
         )
-        started = time.perf_counter()
         try:
             for url, written, copied in self._run(_render_game_task, todo):
                 results[url] = (results[url][0], written)
@@ -468,7 +501,6 @@ class Builder:
 
         # The other pages are keyed by digests of the games they show, so a
         # rebuild builds the context only of the pages whose games changed.
-        game_fp = {e.source: _digest(e.summary.key, e.url, e.first, e.second, e.duplicates, e.diagnostics) for e in archive.games}
         team_urls = {name: t.url for name, t in archive.teams.items()}
         everything = _digest(sorted(game_fp.values()), team_urls, [(e.key, e.name, e.url) for e in archive.events])
         render(urls.HOME, "home.html", everything, lambda: pages.home(archive, site))
@@ -508,8 +540,7 @@ class Builder:
                 rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
                 emit(rel, _digest(theme, rel), path.read_bytes)
         emit(".nojekyll", "nojekyll", lambda: b"")
-        jsonl = games_jsonl(archive)
-        emit(urls.GAMES_JSONL, _digest(jsonl), lambda: jsonl)
+        emit(urls.GAMES_JSONL, everything, lambda: games_jsonl(archive))
         timings["other pages"] = time.perf_counter() - started
         return results
 

@@ -176,6 +176,8 @@ class Config:
         contains the file. A folder may be written with or without its final
         "/", so every entry also counts as a folder.
         """
+        if not self.encodings:  # the common case, asked once per record
+            return None
         rel = _normalise_rel(rel_path)
         if rel is None:
             return None

@@ -79,14 +79,14 @@ class Processed:
 
 def event_key(rel_path: str) -> str:
     """Records directly in a folder under content/ belong to the event of that folder."""
-    parts = PurePosixPath(rel_path).parts
-    return parts[0] if len(parts) > 1 else ""
+    slash = rel_path.find("/")
+    return rel_path[:slash] if slash > 0 else ""
 
 
 def group_key(rel_path: str) -> str:
     """Folders below the event folder: stages or groups (``A1A2/``, ``决赛/8.4/``)."""
-    parts = PurePosixPath(rel_path).parts
-    return "/".join(parts[1:-1])
+    first, last = rel_path.find("/"), rel_path.rfind("/")
+    return rel_path[first + 1 : last] if last > first else ""
 
 
 def sha256(data: bytes) -> str:
