@@ -84,9 +84,13 @@ def count(diagnostics: list[Diagnostic], severity: Severity) -> int:
 
 def catalog_markdown() -> str:
     """The table of every code, as it stands in ``docs/diagnostics.md``."""
-    from generator import games  # noqa: F401  (imports every module that defines codes)
+    import importlib
 
-    games.load_all()
+    from generator import games
+
+    games.load_all()  # the format, rules and board modules of every game
+    for module in ("decode", "metadata", "pipeline", "config", "archive.duplicates", "build"):
+        importlib.import_module(f"generator.{module}")
     rows = ["| code | severity | what it means | what to do |", "| --- | --- | --- | --- |"]
     for code in sorted(CATALOG):
         c = CATALOG[code]

@@ -207,3 +207,10 @@ def test_check_prints_json_lines_and_exit_codes(tmp_path: Path) -> None:
     assert any(r["severity"] == "error" and r["path"] == "bad.txt" and r["line"] == 1 for r in rows)
     assert qipu("check", str(tmp_path / "missing.txt"), cwd=tmp_path).returncode == 2
     assert qipu("check", "--format", "xml", cwd=tmp_path).returncode == 2
+
+
+def test_diagnostics_table_in_the_docs_matches_the_code() -> None:
+    from generator.diagnostics import catalog_markdown
+
+    docs = (REPO / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    assert catalog_markdown() in docs, "run `qipu codes` and paste the table into docs/diagnostics.md"
