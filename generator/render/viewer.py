@@ -9,6 +9,7 @@ position drawn as SVG for readers without JavaScript, and the move list.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from markupsafe import Markup, escape
@@ -238,6 +239,10 @@ def viewer_context(
     }
 
 
+# Labels made only of these characters need no escaping (most moves: "B(J,10)").
+_PLAIN = re.compile(r"[A-Za-z0-9(),;: .+\-\[\]]*")
+
+
 def moves_html(moves: list[dict[str, Any]], not_replayed: list[dict[str, Any]], ui: Mapping[str, str]) -> str:
     """The ``<li>`` entries of the move list.
 
@@ -247,14 +252,23 @@ def moves_html(moves: list[dict[str, Any]], not_replayed: list[dict[str, Any]], 
     """
     parts: list[str] = []
     last = len(moves)
+    # The same few colours and MARK badges recur on every line: escape each once.
+    seen: dict[tuple[str, str, str], tuple[str, str]] = {}
     for m in moves:
         n = m["number"]
+        look = (m["colour"], m["mark_class"], m["mark_word"])
+        if look not in seen:
+            colour, cls, word = look
+            badge = f' <span class="q-mark-word {escape(cls)}">{escape(word)}</span>' if word else ""
+            seen[look] = (str(escape(colour)), badge)
+        colour, badge = seen[look]
+        label = m["label"]
+        if not _PLAIN.fullmatch(label):
+            label = str(escape(label))
         current = " q-current" if n == last else ""
-        word = m["mark_word"]
-        badge = f' <span class="q-mark-word {escape(m["mark_class"])}">{escape(word)}</span>' if word else ""
         parts.append(
-            f'\n<li class="q-move q-{escape(m["colour"])}{current}" id="ply={n}" data-ply="{n}">'
-            f'<a href="#ply={n}"><span class="q-n">{n}.</span> <span class="q-label">{escape(m["label"])}</span></a>{badge}</li>'
+            f'\n<li class="q-move q-{colour}{current}" id="ply={n}" data-ply="{n}">'
+            f'<a href="#ply={n}"><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
         )
     help_text = escape(ui["viewer.not_replayed_help"])
     tag = escape(ui["viewer.not_replayed"])

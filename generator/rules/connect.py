@@ -430,6 +430,9 @@ def _layout(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tup
 
 # -- replay -------------------------------------------------------------------
 
+# Column letters as written (either case) -> 0-based column.
+COLUMN_INDEX = {**{c: i for i, c in enumerate(scene.COLUMN_LETTERS)}, **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)}}
+
 
 def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
     """0-based (x, y) of a parsed point like ("J", 10); None if it names no column."""
@@ -453,20 +456,37 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     plies: list[Ply] = []
     found: list[Diagnostic] = []
     colours = {"first": game.first.colour, "second": game.second.colour}
+    letters = {"first": game.first.letter, "second": game.second.letter}
+    columns, rows, stride = state.columns, state.rows, state._stride
+    board, cells = state._board, state._cells
     stopped: int | None = None
     for n, move in enumerate(record.moves):
-        xy = point_xy(move.point)
-        error = _illegal(state, move, xy, n + 1, game, record.path)
-        if error is not None:
-            found.append(error)
-            stopped = n
-            break
-        assert xy is not None  # _illegal reports every move without a point
-        x, y = xy
-        side = state.to_move
-        state.play(x, y)
-        cell = state.cell(x, y)
-        ops = [scene.add(f"s{n + 1}", "stone", colours[side], cell), scene.mark(cell, "last")]
+        # The fast path checks what every legal move needs; anything odd goes
+        # to _illegal, which finds the exact rule broken and says so.
+        point = move.point
+        side = state.side_at(state.ply)
+        i = -1
+        if point is not None and state.winner is None and move.side.upper() == letters[side]:
+            letter, row = point
+            x = COLUMN_INDEX.get(letter)
+            if x is not None and x < columns and 0 < row <= rows:
+                i = (row) * stride + x + 1
+                if board[i] != EMPTY:
+                    i = -1
+        if i < 0:
+            error = _illegal(state, move, point_xy(point), n + 1, game, record.path)
+            if error is None:  # _illegal found nothing wrong after all (say, lower-case letter with spaces)
+                xy = point_xy(point)
+                assert xy is not None
+                i = (xy[1] + 1) * stride + xy[0] + 1
+            else:
+                found.append(error)
+                stopped = n
+                break
+        state._place(i)
+        cell = cells[i]
+        colour = colours[side]
+        ops = [["add", f"s{n + 1}", "stone", colour, cell], ["mark", cell, "last"]]
         if state.winner is not None:  # this stone decided the game
             if state.rule == "line":
                 ops.extend(scene.mark(c, "win") for c in state.winning_cells)
@@ -478,9 +498,7 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
                         record.path, move.line, move.column, FORBIDDEN, f"move {n + 1}, {move.text}: {why}"
                     )
                 )
-        plies.append(
-            Ply(n + 1, side, colours[side], move.text, ops, move.mark, move.line, move.column)
-        )
+        plies.append(Ply(n + 1, side, colour, move.text, ops, move.mark, move.line, move.column))
     decision = None
     if state.winner is not None:
         decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
