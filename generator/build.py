@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import pickle
 import shutil
+import threading
 import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +30,7 @@ from typing import Any, Callable, Iterable
 
 from generator import __version__, games
 from generator.archive import duplicates
-from generator.archive.index import Archive, GameEntry, Summary, build_index
+from generator.archive.index import Archive, Event, GameEntry, Indexer, Summary
 from generator.cache import ViewStore
 from generator.config import Config
 from generator.diagnostics import Diagnostic
@@ -79,6 +80,16 @@ class _Found:
 
 
 @dataclass(slots=True)
+class _EventPart:
+    """What the write stage derives from one event's games."""
+
+    jobs: list[pages.GameJob]
+    fps: dict[str, str]  # source -> digest of its game page's inputs
+    digest: str  # of all of them
+    jsonl: bytes  # its lines of data/games.jsonl
+
+
+@dataclass(slots=True)
 class _CacheState:
     """What the last build knew: record summaries by path, output keys by file."""
 
@@ -112,17 +123,30 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
                 continue
             if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")) or not entry.is_file():
                 continue
-            rel = prefix + name
-            suffix = os.path.splitext(name)[1].lower()
-            if suffix in PAGE_SUFFIXES:
-                found.pages.append((rel, Path(entry.path)))
-            elif suffix in ASSET_SUFFIXES:
-                found.assets.append((rel, Path(entry.path)))
-            else:
-                found.records.append((rel, entry.path, entry.stat()))
+            _classify(found, prefix + name, entry.path, entry.stat)
 
     walk(str(content), "")
     found.records.sort(key=lambda r: r[0])
+    return found
+
+
+def _classify(found: _Found, rel: str, path: str, stat: Callable[[], os.stat_result]) -> None:
+    """A Markdown page, an asset to publish, or (anything else) a record."""
+    suffix = os.path.splitext(rel)[1].lower()
+    if suffix in PAGE_SUFFIXES:
+        found.pages.append((rel, Path(path)))
+    elif suffix in ASSET_SUFFIXES:
+        found.assets.append((rel, Path(path)))
+    else:
+        found.records.append((rel, path, stat()))
+
+
+def scan_one(path: Path, rel: str) -> _Found:
+    """One file, classified as :func:`scan` would (hidden and temporary files skipped)."""
+    found = _Found([], [], [])
+    name = path.name
+    if not (name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp"))):
+        _classify(found, rel, str(path), path.stat)
     return found
 
 
@@ -246,6 +270,56 @@ class Builder:
         self._views = ViewStore(self.cache_dir / "views.sqlite")
         self._cached_keys: set[str] | None = None
         self._fresh_views: dict[str, bytes] = {}
+        self._indexer = Indexer()
+        self._found: _Found | None = None  # the last scan, updated from `changed` by serve
+        self._outputs_seen: set[str] | None = None  # the output files as the last build left them
+        self._env: tuple[str, Any] | None = None
+        self._saver: threading.Thread | None = None
+        self._parts: dict[str, tuple[tuple, _EventPart]] = {}
+
+    def _scan(self, changed: Iterable[Path] | None) -> tuple[_Found, Callable[[str], bool]]:
+        """This build's files, and which records are known not to have changed."""
+        content = self.config.content_dir
+        known = self._found
+        rels: set[str] = set()
+        if changed is not None and known is not None:
+            for path in changed:
+                try:
+                    rel = Path(path).resolve().relative_to(content.resolve()).as_posix()
+                except ValueError:
+                    continue  # a template or site.toml: no file of the content changed
+                if Path(path).is_dir() or not rel or rel.split("/")[0].startswith((".", "_")):
+                    rels = set()
+                    known = None  # a folder changed: walk everything
+                    break
+                rels.add(rel)
+        if changed is None or known is None:
+            self._found = scan(content, [self.config.output_dir])
+            self._outputs_seen = None
+            return self._found, lambda rel: False
+        found = _Found(
+            [r for r in known.records if r[0] not in rels],
+            [p for p in known.pages if p[0] not in rels],
+            [a for a in known.assets if a[0] not in rels],
+        )
+        for rel in sorted(rels):
+            path = content / rel
+            if path.is_file():
+                one = scan_one(path, rel)
+                found.records += one.records
+                found.pages += one.pages
+                found.assets += one.assets
+        found.records.sort(key=lambda r: r[0])
+        found.pages.sort()
+        found.assets.sort()
+        self._found = found
+        return found, lambda rel: rel not in rels
+
+    def wait(self) -> None:
+        """Wait until the last build's state is on disk."""
+        if self._saver is not None:
+            self._saver.join()
+            self._saver = None
 
     # -- cache ---------------------------------------------------------------
 
@@ -283,15 +357,25 @@ class Builder:
         return None
 
     def process_records(
-        self, found: _Found, state: _CacheState
+        self, found: _Found, state: _CacheState, trusted: Callable[[str], bool] = lambda rel: False
     ) -> tuple[list[Summary], dict[str, tuple[int, int, str, Summary]], int]:
-        """Summaries for every record, from the cache where the inputs did not change."""
+        """Summaries for every record, from the cache where the inputs did not change.
+
+        ``trusted(rel)`` says a record is known unchanged since the last build
+        of this Builder (``qipu serve`` knows what was saved): it is not checked.
+        """
         options_by_event: dict[str, tuple[dict, str]] = {}
         summaries: dict[str, Summary] = {}
         fresh: dict[str, tuple[int, int, str, Summary]] = {}
         tasks: list[_RECORD_TASK] = []
         stats: dict[str, os.stat_result] = {}
         for rel, path, st in found.records:
+            if trusted(rel):
+                old = state.records.get(rel)
+                if old is not None:
+                    summaries[rel] = old[3]
+                    fresh[rel] = old
+                    continue
             event = event_key(rel)
             if event not in options_by_event:
                 opts = self.options_for(event)
@@ -311,7 +395,7 @@ class Builder:
             data = _read(path)
             digest = sha256(data)
             key = f"{digest[:40]}{settings[:16]}"
-            if old and old[3].key == key and key in self._known_keys():
+            if old and old[3].key == key and self._has_view(key):
                 fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
                 summaries[rel] = old[3]
                 continue
@@ -332,6 +416,10 @@ class Builder:
         self._fresh_views = dict(views)
         return [summaries[rel] for rel, _, _ in found.records], fresh, len(tasks)
 
+    def _has_view(self, key: str) -> bool:
+        # One look-up per touched record; all keys at once only once they are needed anyway.
+        return key in self._cached_keys if self._cached_keys is not None else self._views.has(key)
+
     def _known_keys(self) -> set[str]:
         if self._cached_keys is None:
             self._cached_keys = self._views.keys()
@@ -344,15 +432,21 @@ class Builder:
         with _pool(self.jobs) as pool:
             return list(pool.map(fn, tasks, chunksize=chunk))
 
-    def build(self) -> BuildReport:
-        """Build the site; returns what happened. Never raises for bad records."""
+    def build(self, changed: Iterable[Path] | None = None) -> BuildReport:
+        """Build the site; returns what happened. Never raises for bad records.
+
+        ``changed``: the files saved since this Builder's last build, when the
+        caller knows them (``qipu serve`` does): only those are looked at
+        again. None: every file is checked (a plain ``qipu build``).
+        """
         started = time.perf_counter()
         config = self.config
         report = BuildReport()
+        self.wait()
         state = self._load_state()
-        found = scan(config.content_dir, [config.output_dir])
+        found, trusted = self._scan(changed)
         report.timings["scan"] = time.perf_counter() - started
-        summaries, fresh_records, report.reparsed = self.process_records(found, state)
+        summaries, fresh_records, report.reparsed = self.process_records(found, state, trusted)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
         inputs = self._inputs(found, summaries)
         report.records = len(summaries)
@@ -363,7 +457,7 @@ class Builder:
             report.published = not (self.strict and report.errors)
             report.seconds = time.perf_counter() - started
             return report
-        archive = build_index(summaries, config)
+        archive = self._indexer.index(summaries, config)
         report.timings["index"] = time.perf_counter() - started - sum(report.timings.values())
         report.games = len(archive.games)
         report.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
@@ -385,10 +479,15 @@ class Builder:
             report.diagnostics,
         )
         if (new_state.outputs, new_state.records, inputs) != (state.outputs, state.records, state.inputs):
-            self._save_state(new_state)
+            # Written after build() returns (the site is already complete), so a
+            # rebuild under `qipu serve` reloads the page sooner; the thread is
+            # not a daemon, so a `qipu build` process waits for it before exiting.
+            self._saver = threading.Thread(target=self._save_state, args=(new_state,), name="qipu-state")
+            self._saver.start()
         self._state = new_state
+        self._outputs_seen = set(new_state.outputs)
         if report.reparsed:  # only new views can leave old ones unused
-            self._views.prune({s.key for s in summaries})
+            self._views.prune({s.key for s in summaries}, self._known_keys())
         self._views.close()
         self._cached_keys = None
         report.seconds = time.perf_counter() - started
@@ -431,7 +530,8 @@ class Builder:
         setup_started = time.perf_counter()
         results: dict[str, tuple[str, bool]] = {}
         theme = _theme_digest()
-        existing = _existing(output)
+        # Under `qipu serve` the output folder is as this Builder left it.
+        existing = self._outputs_seen if self._outputs_seen is not None else _existing(output)
 
         def emit(path: str, key: str, produce: Callable[[], bytes]) -> None:
             if state.outputs.get(path) == key and path in existing:
@@ -450,7 +550,9 @@ class Builder:
             md_sources.append((rel, title, url, html))
         site = self._site_info(archive, md_pages)
         site_key = _digest(_code_digest(), theme, config.site_fingerprint(), site)
-        env = make_env()
+        if self._env is None or self._env[0] != theme:
+            self._env = (theme, make_env())  # compiled templates are kept while the theme is unchanged
+        env = self._env[1]
 
         def render(path: str, template: str, inputs: object, context: Callable[[], dict[str, Any]]) -> None:
             """Render a page unless its inputs (a cheap stand-in for its context) are unchanged."""
@@ -461,24 +563,27 @@ class Builder:
         # (without building their context) and rendered in the pool.
         by_source = {s.source: s for s in archive.summaries}
 
-        def stale(path: str, key: str) -> bool:
-            results[path] = (key, False)
-            return state.outputs.get(path) != key or path not in existing
-
         timings["site setup"] = time.perf_counter() - setup_started
         started = time.perf_counter()
         todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
         game_fp: dict[str, str] = {}  # source -> digest of everything its page shows
-        for job in self._game_jobs(archive):
-            game_fp[job.source] = fp = _digest(*(getattr(job, name) for name in job.__slots__))
-            page_stale = stale(job.url, site_key + fp)
-            copies = tuple(
-                rel
-                for rel in (job.source, *job.duplicates)
-                if stale(urls.record_file(rel), by_source[rel].sha256)
-            )
-            if page_stale or copies:
-                todo.append((job, copies))
+        parts = self._event_parts(archive)
+        previous = state.outputs
+        for part in parts.values():
+            fps = part.fps
+            for job in part.jobs:
+                game_fp[job.source] = fp = fps[job.source]
+                key = site_key + fp
+                results[job.url] = (key, False)
+                page_stale = previous.get(job.url) != key or job.url not in existing
+                copies: list[str] = []
+                for rel in (job.source, *job.duplicates):
+                    path, sha = urls.record_file(rel), by_source[rel].sha256
+                    results[path] = (sha, False)
+                    if previous.get(path) != sha or path not in existing:
+                        copies.append(rel)
+                if page_stale or copies:
+                    todo.append((job, tuple(copies)))
         needed = {job.key for job, _ in todo} - self._fresh_views.keys()
         _WORKER.update(
             env=env,
@@ -501,11 +606,11 @@ class Builder:
 
         # The other pages are keyed by digests of the games they show, so a
         # rebuild builds the context only of the pages whose games changed.
-        team_urls = {name: t.url for name, t in archive.teams.items()}
-        everything = _digest(sorted(game_fp.values()), team_urls, [(e.key, e.name, e.url) for e in archive.events])
+        team_urls = _digest({name: t.url for name, t in archive.teams.items()})
+        everything = _digest([parts[e.key].digest for e in archive.events], team_urls, [(e.key, e.name, e.url) for e in archive.events])
         render(urls.HOME, "home.html", everything, lambda: pages.home(archive, site))
         for ev in archive.events:
-            inputs = (ev.key, ev.name, ev.config, [game_fp[e.source] for e in ev.games], team_urls)
+            inputs = (ev.key, ev.name, ev.config, parts[ev.key].digest, team_urls)
             render(ev.url, "event.html", inputs, lambda ev=ev: pages.event(ev, archive, site))
         event_names = {e.key: e.name for e in archive.events}
         for tm in archive.teams.values():
@@ -540,16 +645,34 @@ class Builder:
                 rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
                 emit(rel, _digest(theme, rel), path.read_bytes)
         emit(".nojekyll", "nojekyll", lambda: b"")
-        emit(urls.GAMES_JSONL, everything, lambda: games_jsonl(archive))
+        emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
         timings["other pages"] = time.perf_counter() - started
         return results
 
-    def _game_jobs(self, archive: Archive) -> list[pages.GameJob]:
-        events = {e.key: e for e in archive.events}
+    def _event_parts(self, archive: Archive) -> dict[str, _EventPart]:
+        """Game jobs, their digests and data lines per event, kept while an event is unchanged."""
+        parts: dict[str, _EventPart] = {}
+        memo: dict[str, tuple[tuple, _EventPart]] = {}
+        for ev in archive.events:
+            names = sorted({t for e in ev.games for t in (e.first, e.second) if t})
+            # The Indexer hands back the same Event object while its games are unchanged.
+            signature = (ev, [(t, archive.teams[t].url) for t in names if t in archive.teams])
+            known = self._parts.get(ev.key)
+            if known is not None and known[0][0] is ev and known[0] == signature:
+                part = known[1]
+            else:
+                jobs = self._game_jobs(ev, archive)
+                fps = {job.source: _digest(*(getattr(job, name) for name in job.__slots__)) for job in jobs}
+                part = _EventPart(jobs, fps, _digest(list(fps.values())), games_jsonl(ev.games))
+            memo[ev.key] = (signature, part)
+            parts[ev.key] = part
+        self._parts = memo
+        return parts
+
+    def _game_jobs(self, ev: Event, archive: Archive) -> list[pages.GameJob]:
         teams = archive.teams
         jobs = []
-        for entry in archive.games:
-            ev = events[entry.event_key]
+        for entry in ev.games:
             jobs.append(
                 pages.GameJob(
                     url=entry.url,
@@ -591,10 +714,10 @@ def _theme_digest() -> str:
     return h.hexdigest()
 
 
-def games_jsonl(archive: Archive) -> bytes:
-    """``data/games.jsonl``: one line per game, stable key order."""
+def games_jsonl(entries: Iterable[GameEntry]) -> bytes:
+    """Lines of ``data/games.jsonl``: one per game, stable key order."""
     lines = []
-    for entry in archive.games:
+    for entry in entries:
         s = entry.summary
         lines.append(
             json.dumps(
@@ -625,4 +748,7 @@ def games_jsonl(archive: Archive) -> bytes:
 
 
 def build_site(config: Config, **kwargs: Any) -> BuildReport:
-    return Builder(config, **kwargs).build()
+    builder = Builder(config, **kwargs)
+    report = builder.build()
+    builder.wait()
+    return report

@@ -34,12 +34,17 @@ class ViewStore:
         # A rollback journal: a bulk insert appends pages and journals almost nothing
         # (WAL would write every view twice, once more at the checkpoint).
         db.execute("PRAGMA journal_mode=DELETE")
-        db.execute("PRAGMA synchronous=NORMAL")
+        # A cache: losing the last commit to a power cut costs a re-read, not
+        # correctness (keys are content digests), and an fsync per save costs more.
+        db.execute("PRAGMA synchronous=OFF")
         db.execute("CREATE TABLE IF NOT EXISTS views (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
         return db
 
     def keys(self) -> set[str]:
         return {row[0] for row in self._conn().execute("SELECT key FROM views")}
+
+    def has(self, key: str) -> bool:
+        return self._conn().execute("SELECT 1 FROM views WHERE key = ?", (key,)).fetchone() is not None
 
     def get_many(self, keys: Iterable[str]) -> dict[str, bytes]:
         db = self._conn()
@@ -56,13 +61,13 @@ class ViewStore:
         with db:
             db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", items)
 
-    def prune(self, live: set[str]) -> int:
+    def prune(self, live: set[str], known: set[str] | None = None) -> int:
         """Drop the rows no record uses any more, once they are a third of the file.
 
         Counts keys through the primary-key index: reading the rows would read
         every view.
         """
-        keys = self.keys()
+        keys = self.keys() if known is None else known
         if len(keys) <= len(live) * 1.5 + 50:
             return 0
         dead = [(key,) for key in keys - live]

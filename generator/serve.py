@@ -236,11 +236,11 @@ class Site:
 
         return Builder(config, jobs=self.jobs)
 
-    def build(self) -> BuildStatus:
+    def build(self, changed: set[Path] | None = None) -> BuildStatus:
         """Build once; never raises. The result is published to the open pages."""
         started = time.monotonic()
         try:
-            report = self.builder.build()
+            report = self.builder.build(changed)
         except Exception as exc:  # a bug in Qipu: keep the last good site and say so
             self.log(f"The build failed after {time.monotonic() - started:.2f} s (a bug in Qipu):")
             self.log(traceback.format_exc().rstrip())
@@ -262,7 +262,9 @@ class Site:
         self.log(f"Changed: {', '.join(names[:3])}{more}. Rebuilding...")
         if self.config_file in changed:
             self.reload_config()
-        return self.build()
+            return self.build()
+        # The builder looks again only at the files that were saved.
+        return self.build(changed)
 
     def reload_config(self) -> None:
         """Load ``site.toml`` again; with errors, keep the last good config and show them."""

@@ -127,9 +127,73 @@ class Archive:
     summaries: list[Summary]
 
 
+@dataclass(slots=True)
+class _EventIndex:
+    """One event indexed on its own: its games, duplicates and standings."""
+
+    event: Event
+    by_source: dict[str, GameEntry]
+    problems: dict[str, list[Diagnostic]]  # its files with errors or warnings
+    teams: dict[str, list[GameEntry]]  # canonical name -> its games here, in order
+    spellings: dict[str, set[str]]  # canonical name -> spellings written here
+
+
+class Indexer:
+    """Builds the :class:`Archive`, event by event, remembering each event.
+
+    Events are independent (standings, crosstables, duplicates are all
+    within one event folder), so when one record changes only its event is
+    indexed again: ``qipu serve`` keeps one Indexer across rebuilds.
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[str, tuple[tuple, _EventIndex]] = {}
+
+    def index(self, summaries: list[Summary], config: Config) -> Archive:
+        names = Teams(config.aliases)
+        per_event: dict[str, list[Summary]] = defaultdict(list)
+        for s in summaries:
+            if s.code is not None:
+                per_event[_event_key(s)].append(s)
+        event_slugs = urls.unique_slugs(list(per_event))
+        settings = config.site_fingerprint()
+        memo: dict[str, tuple[tuple, _EventIndex]] = {}
+        events: list[Event] = []
+        entries: list[GameEntry] = []
+        by_source: dict[str, GameEntry] = {}
+        problems: dict[str, list[Diagnostic]] = {}
+        done_events: list[_EventIndex] = []
+        for key in sorted(per_event):
+            members = per_event[key]
+            # A summary's key digests its record's bytes and settings: same keys, same event.
+            signature = (settings, event_slugs[key], tuple((s.source, s.key) for s in members))
+            known = self._memo.get(key)
+            if known is not None and known[0] == signature:
+                done = known[1]
+            else:
+                done = _index_event(key, event_slugs[key], members, config, names)
+            memo[key] = (signature, done)
+            done_events.append(done)
+            events.append(done.event)
+            entries += done.event.games
+            by_source.update(done.by_source)
+            problems.update(done.problems)
+        self._memo = memo
+        for s in summaries:
+            if s.code is None and any(d.severity != "note" for d in s.diagnostics):
+                problems[s.source] = list(s.diagnostics)  # not a game: unreadable, unknown code
+        teams = _teams(done_events)
+        return Archive(events, teams, entries, by_source, dict(sorted(problems.items())), summaries)
+
+
 def build_index(summaries: list[Summary], config: Config) -> Archive:
-    names = Teams(config.aliases)
-    shown = [s for s in summaries if s.code is not None]
+    """Index an archive from scratch."""
+    return Indexer().index(summaries, config)
+
+
+def _index_event(key: str, slug: str, members: list[Summary], config: Config, names: Teams) -> _EventIndex:
+    # Duplicates are looked for within an event: two teams' programs save the
+    # same game into the same event folder.
     groups, dup_diags = duplicates.group(
         duplicates.Entry(
             s.source,
@@ -142,56 +206,54 @@ def build_index(summaries: list[Summary], config: Config) -> Archive:
             s.declared,
             s.plies,
         )
-        for s in shown
+        for s in members
     )
-    by_path = {s.source: s for s in shown}
+    by_path = {s.source: s for s in members}
     extra: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in dup_diags:
         extra[d.path].append(d)
-
-    entries: list[GameEntry] = []
+    pairs = [(by_path[group[0].path], [e.path for e in group[1:]]) for group in groups]
+    game_slugs = urls.unique_slugs([_within_event(s.source, key) for s, _ in pairs])
+    games_: list[GameEntry] = []
     by_source: dict[str, GameEntry] = {}
-    per_event: dict[str, list[tuple[Summary, list[str]]]] = defaultdict(list)
-    for group in groups:
-        canonical = by_path[group[0].path]
-        per_event[_event_key(canonical)].append((canonical, [e.path for e in group[1:]]))
-
-    events: list[Event] = []
-    event_slugs = urls.unique_slugs(list(per_event))
-    for key in sorted(per_event):
-        members = per_event[key]
-        game_slugs = urls.unique_slugs([_within_event(s.source, key) for s, _ in members])
-        event_games: list[GameEntry] = []
-        for summary, copies in members:
-            slug = game_slugs[_within_event(summary.source, key)]
-            diags = list(summary.diagnostics) + extra.get(summary.source, [])
-            for copy in copies:
-                diags += list(by_path[copy].diagnostics) + extra.get(copy, [])
-            entry = GameEntry(
-                summary,
-                slug,
-                urls.game_page(event_slugs[key], slug),
-                key,
-                names.canonical(summary.first) if summary.first else None,
-                names.canonical(summary.second) if summary.second else None,
-                copies,
-                sorted(set(diags)),
-            )
-            event_games.append(entry)
-            by_source[summary.source] = entry
-            for copy in copies:
-                by_source[copy] = entry
-        event_games.sort(key=GameEntry.sort_key)
-        entries += event_games
-        events.append(_event(key, event_slugs[key], event_games, config))
-
+    for summary, copies in pairs:
+        page_slug = game_slugs[_within_event(summary.source, key)]
+        diags = list(summary.diagnostics) + extra.get(summary.source, [])
+        for copy in copies:
+            diags += list(by_path[copy].diagnostics) + extra.get(copy, [])
+        entry = GameEntry(
+            summary,
+            page_slug,
+            urls.game_page(slug, page_slug),
+            key,
+            names.canonical(summary.first) if summary.first else None,
+            names.canonical(summary.second) if summary.second else None,
+            copies,
+            sorted(set(diags)),
+        )
+        games_.append(entry)
+        by_source[summary.source] = entry
+        for copy in copies:
+            by_source[copy] = entry
+    games_.sort(key=GameEntry.sort_key)
     problems: dict[str, list[Diagnostic]] = {}
-    for s in summaries:
-        found = sorted(set(s.diagnostics) | set(extra.get(s.source, [])))
-        if any(d.severity in ("error", "warning") for d in found):
-            problems[s.source] = found
-    teams = _teams(entries, events, summaries, names)
-    return Archive(events, teams, entries, by_source, dict(sorted(problems.items())), summaries)
+    spellings: dict[str, set[str]] = defaultdict(set)
+    for s in members:
+        found = s.diagnostics
+        more = extra.get(s.source)
+        if more:
+            found = tuple(sorted(set(found) | set(more)))
+        if any(d.severity != "note" for d in found):
+            problems[s.source] = list(found)
+        for written in (s.first, s.second):
+            if written:
+                spellings[names.canonical(written)].add(written)
+    teams: dict[str, list[GameEntry]] = defaultdict(list)
+    for entry in games_:
+        for name in {entry.first, entry.second}:
+            if name:
+                teams[name].append(entry)
+    return _EventIndex(_event(key, slug, games_, config), by_source, problems, dict(teams), dict(spellings))
 
 
 def _event_key(summary: Summary) -> str:
@@ -237,23 +299,22 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
     return Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
 
 
-def _teams(entries: list[GameEntry], events: list[Event], summaries: list[Summary], names: Teams) -> dict[str, Team]:
+def _teams(done: list[_EventIndex]) -> dict[str, Team]:
+    """Every team across events: its games, its spellings, its result in each event."""
     by_team: dict[str, list[GameEntry]] = defaultdict(list)
-    for entry in entries:
-        for name in {entry.first, entry.second}:
-            if name:
-                by_team[name].append(entry)
     spellings: dict[str, set[str]] = defaultdict(set)
-    for s in summaries:
-        for written in (s.first, s.second):
-            if written:
-                spellings[names.canonical(written)].add(written)
+    for part in done:
+        for name, games_ in part.teams.items():
+            by_team[name] += games_
+        for name, written in part.spellings.items():
+            spellings[name] |= written
     slugs = urls.unique_slugs(list(by_team))
     teams = {
         name: Team(name, slugs[name], urls.team_page(slugs[name]), by_team[name], [], sorted(spellings[name]))
         for name in sorted(by_team)
     }
-    for event in events:
+    for part in done:
+        event = part.event
         for section in event.sections:
             for row in section.rows:
                 if row.team in teams:
