@@ -128,6 +128,8 @@
     var controls = root.querySelector(".q-controls");
     var slider = root.querySelector(".q-slider");
     var readout = root.querySelector(".q-readout");
+    // The controls are the same markup on every page: the counts come from the data.
+    if (slider) slider.max = String(count);
     var badge = root.querySelector(".q-badge");
     var notesBox = root.querySelector(".q-notes");
     var list = root.querySelector(".q-moves");
@@ -321,6 +323,8 @@
     }
 
     if (viewSelect && data.views && data.views.length) {
+      var viewLabel = viewSelect.closest(".q-view-label");
+      if (viewLabel) viewLabel.hidden = false;
       for (var v = 0; v < data.views.length; v++) {
         var option = document.createElement("option");
         option.value = data.views[v][0];

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-import jinja2
 import pytest
 
 from generator import games
@@ -98,13 +97,9 @@ def _build_site(root: Path) -> Path | None:
 
 def _harness(root: Path, viewers: list[dict], name: str) -> Path:
     """A minimal page around templates/_viewer.html, like the game page's."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(REPO / "templates")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    from generator.render.env import make_env
+
+    env = make_env()  # the site's own environment, with its globals
     page = env.from_string(
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1"><title>viewer</title>'

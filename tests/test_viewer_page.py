@@ -6,11 +6,11 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from generator import games
 from generator.model import Decision, Move, Ply, Replay
+from generator.render.env import make_env
 from generator.render.viewer import STRINGS, json_for_script, viewer_context
 from generator.scene import add, mark, note
 
@@ -53,14 +53,7 @@ def zh() -> dict[str, str]:
 
 
 def render(viewer: dict) -> str:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    return env.get_template("_viewer.html").render(viewer=viewer)
+    return make_env(TEMPLATES).get_template("_viewer.html").render(viewer=viewer)
 
 
 class Scripts(HTMLParser):

@@ -96,8 +96,9 @@ def moves_key(code: str, moves: Iterable[str]) -> str:
     Returns "" for a record without moves: such records are never grouped,
     since every empty record of a game type would otherwise be "the same".
     """
-    texts = [_normalise(m) for m in moves]
-    texts = [t for t in texts if t]
+    # One normalisation of the joined texts, not one per move: the same result.
+    joined = _normalise("\x00".join(moves))
+    texts = [t for t in joined.split("\x00") if t]
     if not texts:
         return ""
     # Unit separators keep ("AB", "C") and ("A", "BC") apart.

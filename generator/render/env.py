@@ -25,7 +25,22 @@ def make_env(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
     env.filters["script_json"] = lambda value: jinja2.utils.markupsafe.Markup(json_for_script(value))
     env.filters["num"] = format_number
     env.globals["nav"] = _nav_renderer(env)
+    env.globals["viewer_controls"] = _controls_renderer(env)
     return env
+
+
+def _controls_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
+    """``viewer_controls(strings)``: the viewer's buttons, the same on every game page."""
+    done: dict[tuple, Markup] = {}
+    template = env.get_template("_viewer_controls.html")
+
+    def controls(strings) -> Markup:  # type: ignore[no-untyped-def]
+        key = tuple(sorted(strings.items()))
+        if key not in done:
+            done[key] = Markup(template.render(s=strings))
+        return done[key]
+
+    return controls
 
 
 def _nav_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]

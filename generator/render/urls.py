@@ -55,8 +55,13 @@ def root_of(page: str) -> str:
     return "../" * page.count("/")
 
 
+_URL_SAFE = re.compile(r"[A-Za-z0-9/#=._~-]*")
+
+
 def href(from_page: str, target: str) -> str:
     """A relative link from one page to another path in the site, percent-encoded."""
+    if _URL_SAFE.fullmatch(target):  # every page path (slugs are ASCII); only record files need quoting
+        return "../" * from_page.count("/") + target
     return root_of(from_page) + quote(target, safe="/#=.-_~")
 
 
