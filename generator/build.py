@@ -534,7 +534,6 @@ class Builder:
             strings=ui_strings(config.language),
             events=tuple(pages.Link(e.name, e.url) for e in archive.events) if archive else (),
             pages=tuple(pages.Link(title, url) for _, title, url in md_pages),
-            problems=len(archive.problems) if archive else 0,
             base_url=config.base_url,
         )
 

@@ -139,6 +139,14 @@ def test_rebuild_without_changes_writes_nothing_and_one_edit_rewrites_little(tmp
     assert "re-read 1 records" in third.stdout, third.stdout
     changed = [p for p in game_pages if p.stat().st_mtime_ns != before[p]]
     assert len(changed) == 1
+    # Breaking a record adds a problem: the other games' pages stay as they are.
+    before = {p: p.stat().st_mtime_ns for p in game_pages}
+    (content / "C5-甲1 vs 乙1-先手胜.txt").write_text(c5_record("甲1", "乙1", "先手胜", "B(H,8);W(H,8)"), encoding="utf-8")
+    fourth = _build(tmp_path / "content", out, tmp_path)
+    assert "re-read 1 records" in fourth.stdout and "1 errors" in fourth.stdout, fourth.stdout
+    changed = [p for p in game_pages if p.stat().st_mtime_ns != before[p]]
+    assert len(changed) == 1
+    assert "C5-甲1 vs 乙1" in (out / "problems" / "index.html").read_text(encoding="utf-8")
 
 
 EVIL = "</script><script>alert(1)</script>"

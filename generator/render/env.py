@@ -50,7 +50,7 @@ def _nav_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
     template = env.get_template("_nav.html")
 
     def nav(site, root: str) -> Markup:  # type: ignore[no-untyped-def]
-        key = (site.title, site.language, site.events, site.pages, site.problems, root)
+        key = (site.title, site.language, site.events, site.pages, root)
         if key not in done:
             done[key] = Markup(template.render(site=site, root=root))
         return done[key]

@@ -27,14 +27,18 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class SiteInfo:
-    """What every page shows around its content: title, language, navigation."""
+    """What every page shows around its content: title, language, navigation.
+
+    Every page depends on it, so it holds nothing that changes with a single
+    record (such as how many records have problems): a change here re-renders
+    the whole site.
+    """
 
     title: str
     language: str
     strings: Mapping[str, str]
     events: tuple[Link, ...]
     pages: tuple[Link, ...]
-    problems: int  # files with errors or warnings
     base_url: str | None = None
 
 
