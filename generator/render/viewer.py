@@ -16,66 +16,16 @@ from markupsafe import Markup, escape
 
 from generator.games import GameType
 from generator.model import Move, Op, Ply, Replay
+from generator.render.strings import LANGUAGES
 from generator.scene import position_after
 
-# The UI strings the viewer uses, with their values in both page languages.
-# The caller passes the page's strings; a key it lacks falls back to English
-# here, so a missing translation shows English instead of breaking the page.
+# The UI strings the viewer uses, in both page languages (the tables live in
+# render/strings.py with the rest of the site's). The caller passes the page's
+# strings; a key it lacks falls back to English here, so a missing
+# translation shows English instead of breaking the page.
+VIEWER_KEYS = tuple(key for key in LANGUAGES["en"] if key.startswith(("viewer.", "mark.")))
 STRINGS: Mapping[str, Mapping[str, str]] = {
-    "en": {
-        "viewer.label": "Game viewer: use the arrow keys to step through the moves",
-        "viewer.first": "Start position",
-        "viewer.prev": "Previous move",
-        "viewer.next": "Next move",
-        "viewer.last": "Final position",
-        "viewer.play": "Play",
-        "viewer.pause": "Pause",
-        "viewer.speed": "Speed",
-        "viewer.slider": "Move",
-        "viewer.numbers": "Move numbers on stones",
-        "viewer.ply": "Ply {n} / {m}",
-        "viewer.moves": "Moves",
-        "viewer.not_replayed": "not replayed",
-        "viewer.not_replayed_help": "The moves below come after an illegal move and were not replayed.",
-        "viewer.hidden": "(hidden)",
-        "viewer.view": "View",
-        "viewer.view.referee": "Referee",
-        "viewer.view.first": "First player",
-        "viewer.view.second": "Second player",
-        "viewer.keys": "Keys: ← → step, Home / End jump to the start / the end.",
-        "mark.-2": "much worse",
-        "mark.-1": "worse",
-        "mark.0": "even",
-        "mark.1": "better",
-        "mark.2": "much better",
-    },
-    "zh-CN": {
-        "viewer.label": "棋谱回放：用方向键逐手查看",
-        "viewer.first": "开局",
-        "viewer.prev": "上一手",
-        "viewer.next": "下一手",
-        "viewer.last": "终局",
-        "viewer.play": "自动播放",
-        "viewer.pause": "暂停",
-        "viewer.speed": "速度",
-        "viewer.slider": "手数",
-        "viewer.numbers": "棋子上显示手数",
-        "viewer.ply": "第 {n} / {m} 手",
-        "viewer.moves": "着法",
-        "viewer.not_replayed": "未回放",
-        "viewer.not_replayed_help": "以下着法在非法着法之后，未回放。",
-        "viewer.hidden": "（不可见）",
-        "viewer.view": "视角",
-        "viewer.view.referee": "裁判",
-        "viewer.view.first": "先手",
-        "viewer.view.second": "后手",
-        "viewer.keys": "键盘：← → 逐手，Home / End 到开局 / 终局。",
-        "mark.-2": "大劣",
-        "mark.-1": "小劣",
-        "mark.0": "一般",
-        "mark.1": "小好",
-        "mark.2": "大好",
-    },
+    language: {key: table[key] for key in VIEWER_KEYS} for language, table in LANGUAGES.items()
 }
 
 # Keys the script reads from the JSON (the template reads the rest).
