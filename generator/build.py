@@ -46,6 +46,8 @@ from generator.render.write import remove_stale, write_if_changed
 CACHE_FORMAT = f"{__version__}/1"
 # Below this many records to (re)process or pages to render, a process pool costs more than it saves.
 POOL_THRESHOLD = 200
+# File times have a coarse clock tick: a file this close to a scan is read again.
+RACY_NS = 2_000_000_000
 ASSET_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"}
 PAGE_SUFFIXES = {".md", ".markdown"}
 
@@ -97,6 +99,7 @@ class _CacheState:
     records: dict[str, tuple[int, int, str, Summary]] = field(default_factory=dict)  # path -> size, mtime, key, summary
     outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
     inputs: str = ""  # digest of every input of the last build that wrote the site
+    scanned_ns: int = 0  # wall clock when that build looked at the files
     games: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -366,6 +369,9 @@ class Builder:
         of this Builder (``qipu serve`` knows what was saved): it is not checked.
         """
         options_by_event: dict[str, tuple[dict, str]] = {}
+        # A file modified less than this before the last scan may have been
+        # saved again since without its size or time changing ("racy" files).
+        racy = state.scanned_ns - RACY_NS
         summaries: dict[str, Summary] = {}
         fresh: dict[str, tuple[int, int, str, Summary]] = {}
         tasks: list[_RECORD_TASK] = []
@@ -389,7 +395,13 @@ class Builder:
             encoding = self.config.encoding_for(rel)
             settings = hashlib.sha256(f"{options_digest}\0{rel}\0{encoding}".encode()).hexdigest()
             old = state.records.get(rel)
-            if old and old[0] == st.st_size and old[1] == st.st_mtime_ns and old[3].key.endswith(settings[:16]):
+            if (
+                old
+                and old[0] == st.st_size
+                and old[1] == st.st_mtime_ns
+                and st.st_mtime_ns < racy  # else saved in the same clock tick as the last scan: read it
+                and old[3].key.endswith(settings[:16])
+            ):
                 summaries[rel] = old[3]
                 fresh[rel] = old
                 continue
@@ -462,6 +474,7 @@ class Builder:
         report = BuildReport()
         self.wait()
         state = self._load_state()
+        scanned_ns = time.time_ns()
         found, trusted = self._scan(changed)
         report.timings["scan"] = time.perf_counter() - started
         summaries, fresh_records, report.reparsed = self.process_records(found, state, trusted)
@@ -495,6 +508,7 @@ class Builder:
             inputs,
             report.games,
             report.diagnostics,
+            scanned_ns,
         )
         if (new_state.outputs, new_state.records, inputs) != (state.outputs, state.records, state.inputs):
             # Written after build() returns (the site is already complete), so a
