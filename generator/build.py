@@ -503,12 +503,12 @@ class Builder:
         report.unchanged = report.pages - report.written
         report.removed = remove_stale(config.output_dir, set(outputs), set(state.outputs))
         new_state = _CacheState(
-            fresh_records,
-            {path: key for path, (key, _) in outputs.items()},
-            inputs,
-            report.games,
-            report.diagnostics,
-            scanned_ns,
+            records=fresh_records,
+            outputs={path: key for path, (key, _) in outputs.items()},
+            inputs=inputs,
+            scanned_ns=scanned_ns,
+            games=report.games,
+            diagnostics=report.diagnostics,
         )
         if (new_state.outputs, new_state.records, inputs) != (state.outputs, state.records, state.inputs):
             # Written after build() returns (the site is already complete), so a
