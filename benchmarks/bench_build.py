@@ -186,7 +186,7 @@ def edit_one_record(content: Path, step: int) -> tuple[Path, bytes]:
     values = [b"-2", b"-1", b"0", b"1", b"2"]
     m = re.search(rb"MARK\[(-?\d)\]", original)
     if m:
-        new = values[(values.index(m.group(1)) + 1 + step) % 5] if m.group(1) in values else b"0"
+        new = values[(values.index(m.group(1)) + 1 + step % 4) % 5]  # always another value if m.group(1) in values else b"0"
         data = original[: m.start(1)] + new + original[m.end(1) :]
     else:
         # No MARK anywhere: annotate the first move (ASCII, so any ASCII-compatible encoding).
