@@ -250,6 +250,13 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     return job.url, written, copied
 
 
+def _render_page_task(index: int) -> tuple[str, bool]:
+    """Render one of the other pages; the list of them is inherited from the parent."""
+    path, template, context = _WORKER["pages"][index]
+    html = _WORKER["env"].get_template(template).render(context())
+    return path, write_if_changed(_WORKER["output"] / path, html.encode("utf-8"), _MADE_DIRS)
+
+
 def _pool(jobs: int) -> ProcessPoolExecutor:
     # fork: workers inherit the parent's imports and the _WORKER globals at no cost.
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
@@ -438,8 +445,8 @@ class Builder:
             self._cached_keys = self._views.keys()
         return self._cached_keys
 
-    def _run(self, fn: Callable, tasks: list) -> list:
-        if len(tasks) < POOL_THRESHOLD or self.jobs == 1:
+    def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
+        if len(tasks) < threshold or self.jobs == 1:
             return [fn(task) for task in tasks]
         chunk = max(1, len(tasks) // (self.jobs * 8))
         with _pool(self.jobs) as pool:
@@ -585,10 +592,14 @@ class Builder:
             self._env = (theme, make_env())  # compiled templates are kept while the theme is unchanged
         env = self._env[1]
 
+        later: list[tuple[str, str, Callable[[], dict[str, Any]]]] = []  # pages to render: path, template, context
+
         def render(path: str, template: str, inputs: object, context: Callable[[], dict[str, Any]]) -> None:
             """Render a page unless its inputs (a cheap stand-in for its context) are unchanged."""
             key = _digest(site_key, template, inputs)
-            emit(path, key, lambda: env.get_template(template).render(context()).encode("utf-8"))
+            results[path] = (key, False)
+            if state.outputs.get(path) != key or path not in existing:
+                later.append((path, template, context))
 
         # Game pages and the record files they name: many, so keyed cheaply
         # (without building their context) and rendered in the pool.
@@ -663,6 +674,14 @@ class Builder:
         )
         for rel, title, url, html in md_sources:
             render(url, "page.html", (title, html), lambda title=title, url=url, html=html: pages.markdown(title, html, url, site))
+
+        # Event and team pages list hundreds of games each: in the pool when many.
+        _WORKER["pages"] = later
+        try:
+            for path, written in self._run(_render_page_task, list(range(len(later))), threshold=16):
+                results[path] = (results[path][0], written)
+        finally:
+            _WORKER.pop("pages", None)
 
         # Original records for download, static files, machine-readable data.
         for rel, path, _ in found.records:

@@ -162,16 +162,28 @@ def viewer_context(
     scene["cells"] = {cell: cells[cell] for cell in sorted(used) if cell in cells}
     views = _views(plies)
     ui = ui_strings(strings)
+    words = {mark: (mark_word(mark, strings), mark_class(mark)) for mark in {p.mark for p in plies}}
     data = {
         "scene": scene,
         "setup": replay.setup,
         "plies": [_ply_data(ply) for ply in plies],
         "views": [[view, _string(strings, f"viewer.view.{view}", view)] for view in views],
         "strings": {key: ui[key] for key in _SCRIPT_KEYS},
-        "marks": {str(p.mark): mark_word(p.mark, strings) for p in plies if p.mark is not None},
+        "marks": {str(mark): word for mark, (word, _) in words.items() if mark is not None},
     }
     last = plies[-1] if plies else None
-    moves = [_entry(p.number, p.label, p.side, p.colour, p.mark, strings) for p in plies]
+    moves = [
+        {
+            "number": p.number,
+            "label": p.label,
+            "side": p.side,
+            "colour": p.colour,
+            "mark": p.mark,
+            "mark_word": words[p.mark][0],
+            "mark_class": words[p.mark][1],
+        }
+        for p in plies
+    ]  # as _entry() makes them, with each MARK's word looked up once
     not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
     return {
         "label": label,

@@ -128,7 +128,7 @@ class ConnectState:
     __slots__ = (
         "game", "columns", "rows", "k", "first_turn", "per_turn", "exact", "renju",
         "ply", "winner", "rule", "winning_cells", "forbidden_kind",
-        "_stride", "_board", "_placed", "_dirs", "_cells", "_empty", "_slot",
+        "_stride", "_board", "_placed", "_dirs", "_cells", "_empty", "_slot", "_size",
     )
 
     def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
@@ -155,9 +155,11 @@ class ConnectState:
         # Horizontal, vertical, diagonal, anti-diagonal; a line's cells are
         # reported from its -d end to its +d end.
         self._dirs = (1, stride, stride + 1, 1 - stride)
+        self._size = len(empty)  # playable points: the board is full after this many stones
         # Empty cells for O(1) random picks: a list and each cell's slot in it.
-        self._empty = list(empty)
-        self._slot = dict(slot)
+        # Made on first use only: a replay never needs them.
+        self._empty: list[int] | None = None
+        self._slot: dict[int, int] | None = None
 
     # -- turn order ---------------------------------------------------------
 
@@ -209,11 +211,20 @@ class ConnectState:
     def empty_cells(self) -> list[tuple[int, int]]:
         """Every empty point as (x, y), in board order."""
         stride = self._stride
-        return sorted(((i % stride) - 1, i // stride - 1) for i in self._empty)
+        return sorted(((i % stride) - 1, i // stride - 1) for i in self._tracked())
+
+    def _tracked(self) -> list[int]:
+        """The empty points, kept up to date from the first time they are asked for."""
+        if self._empty is None:
+            board = self._board
+            self._empty = [i for i in range(len(board)) if board[i] == EMPTY]
+            self._slot = {i: n for n, i in enumerate(self._empty)}
+        return self._empty
 
     def random_empty(self, rng: Any) -> tuple[int, int]:
         """A uniformly random empty point, in O(1) (``rng`` is a ``random.Random``)."""
-        i = self._empty[rng.randrange(len(self._empty))]
+        empty = self._tracked()
+        i = empty[rng.randrange(len(empty))]
         return (i % self._stride) - 1, i // self._stride - 1
 
     def copy(self) -> ConnectState:
@@ -223,8 +234,8 @@ class ConnectState:
             setattr(other, name, getattr(self, name))
         other._board = bytearray(self._board)
         other._placed = list(self._placed)
-        other._empty = list(self._empty)
-        other._slot = dict(self._slot)
+        other._empty = list(self._empty) if self._empty is not None else None
+        other._slot = dict(self._slot) if self._slot is not None else None
         return other
 
     # -- playing --------------------------------------------------------------
@@ -271,11 +282,12 @@ class ConnectState:
         self._placed[i] = self.ply
         # Swap-remove from the empty list.
         empty, slot = self._empty, self._slot
-        n = slot.pop(i)
-        last = empty.pop()
-        if last != i:
-            empty[n] = last
-            slot[last] = n
+        if empty is not None and slot is not None:
+            n = slot.pop(i)
+            last = empty.pop()
+            if last != i:
+                empty[n] = last
+                slot[last] = n
         if kind is not None:
             self.winner, self.rule, self.forbidden_kind = "second", "forbidden", kind
             self.winning_cells = (self._cells[i],)  # type: ignore[assignment]
@@ -296,7 +308,7 @@ class ConnectState:
                 cells = self._cells
                 self.winning_cells = tuple(cells[c] for c in range(h + d, j, d))  # type: ignore[misc]
                 return
-        if not empty:
+        if self.ply == self._size:
             self.winner, self.rule = "draw", "board-full"
 
     # -- renju ----------------------------------------------------------------
