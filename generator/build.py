@@ -217,7 +217,8 @@ def summarize(p: Processed, key: str) -> Summary:
 # Work done in pool processes. Arguments and results are small and picklable,
 # except the prepared views, which come back as pickled bytes for the cache.
 
-_RECORD_TASK = tuple[str, bytes, str, str | None, dict, Metadata | None, str]
+# relative path, full path, bytes (None: the worker reads them), encoding, options, folder metadata, settings digest
+_RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str]
 # Set in the parent before a pool forks: site info, templates, folders, views.
 _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[Path] = set()
@@ -225,7 +226,11 @@ _MADE_DIRS: set[Path] = set()
 
 def _process_task(task: _RECORD_TASK) -> tuple[Summary, bytes | None]:
     """Decode, parse and replay one record, then prepare its game page's heavy parts."""
-    rel, data, digest, encoding, options, folder, key = task
+    rel, path, data, encoding, options, folder, settings = task
+    if data is None:  # a record the last build did not know: read here, in parallel
+        data = _read(path)
+    digest = sha256(data)
+    key = f"{digest[:40]}{settings[:16]}"
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
     view = None
     if processed.replay is not None and processed.code:
@@ -412,15 +417,16 @@ class Builder:
                 summaries[rel] = old[3]
                 fresh[rel] = old
                 continue
-            data = _read(path)
-            digest = sha256(data)
-            key = f"{digest[:40]}{settings[:16]}"
-            if old and old[3].key == key and self._has_view(key):
-                fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
-                summaries[rel] = old[3]
-                continue
+            data = None
+            if old:  # known before: perhaps only touched, same bytes
+                data = _read(path)
+                key = f"{sha256(data)[:40]}{settings[:16]}"
+                if old[3].key == key and self._has_view(key):
+                    fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
+                    summaries[rel] = old[3]
+                    continue
             stats[rel] = st
-            tasks.append((rel, data, digest, encoding, options, self.folder_meta(event), key))
+            tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
         _WORKER["site"] = self._site_info(None, [])
         done = self._run(_process_task, tasks)
         views: list[tuple[str, bytes]] = []
