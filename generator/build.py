@@ -221,7 +221,7 @@ def summarize(p: Processed, key: str) -> Summary:
 _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str]
 # Set in the parent before a pool forks: site info, templates, folders, views.
 _WORKER: dict[str, Any] = {}
-_MADE_DIRS: set[Path] = set()
+_MADE_DIRS: set[str] = set()
 
 
 def _process_task(task: _RECORD_TASK) -> tuple[Summary, bytes | None]:
@@ -246,11 +246,11 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     env, site, output = _WORKER["env"], _WORKER["site"], _WORKER["output"]
     view = pickle.loads(zlib.decompress(_WORKER["views"][job.key]))
     html = env.get_template("game.html").render(pages.game(job, view, site))
-    written = write_if_changed(output / job.url, html.encode("utf-8"), _MADE_DIRS)
+    written = write_if_changed(f"{output}/{job.url}", html.encode("utf-8"), _MADE_DIRS)
     content = _WORKER["content"]
     copied = tuple(
         rel for rel in copies
-        if write_if_changed(output / urls.record_file(rel), (content / rel).read_bytes(), _MADE_DIRS)
+        if write_if_changed(f"{output}/{urls.record_file(rel)}", _read(f"{content}/{rel}"), _MADE_DIRS)
     )
     return job.url, written, copied
 
