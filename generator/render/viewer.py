@@ -80,7 +80,8 @@ def _string(strings: Mapping[str, str], key: str, default: str | None = None) ->
 
 def _ply_data(ply: Ply) -> dict[str, Any]:
     """One ply in the compact form viewer.js reads (short keys: pages add up)."""
-    data: dict[str, Any] = {"n": ply.number, "s": ply.side, "c": ply.colour, "l": ply.label, "o": ply.ops}
+    # Only what viewer.js reads: the side and colour are in the operations already.
+    data: dict[str, Any] = {"n": ply.number, "l": ply.label, "o": ply.ops}
     if ply.mark is not None:
         data["m"] = ply.mark
     if ply.visible_to is not None:
