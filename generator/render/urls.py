@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from pathlib import PurePosixPath
 from urllib.parse import quote
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
