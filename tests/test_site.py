@@ -222,3 +222,24 @@ def test_diagnostics_table_in_the_docs_matches_the_code() -> None:
 
     docs = (REPO / "docs" / "diagnostics.md").read_text(encoding="utf-8")
     assert catalog_markdown() in docs, "run `qipu codes` and paste the table into docs/diagnostics.md"
+
+
+def test_rule_options_of_site_toml_reach_the_replay(tmp_path: Path) -> None:
+    """An overline wins in free-style gomoku but not under exact five (site.toml, per event)."""
+    overline = "B(A,1);W(A,3);B(B,1);W(B,3);B(C,1);W(C,3);B(E,1);W(E,3);B(F,1);W(F,5);B(D,1)"
+    for event in ("free", "exact"):
+        folder = tmp_path / "content" / event
+        folder.mkdir(parents=True)
+        (folder / "C5-甲 vs 乙-先手胜.txt").write_text(c5_record("甲", "乙", "先手胜", overline), encoding="utf-8")
+    (tmp_path / "site.toml").write_text(
+        '[events.exact.games.C5]\noptions = { exact_five = true }\n', encoding="utf-8"
+    )
+    result = qipu("build", "--config", str(tmp_path / "site.toml"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    games = {
+        g["event"]: g
+        for g in map(json.loads, (tmp_path / "site" / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines())
+    }
+    assert games["free"]["computed"] == "first"  # six in a row wins free-style
+    assert games["exact"]["computed"] is None  # not under exact five: the declared result stands
+    assert games["exact"]["declared"] == "first"

@@ -123,7 +123,7 @@ class Archive:
     teams: dict[str, Team]
     games: list[GameEntry]  # one per game (duplicates folded), sorted by event then source
     by_source: dict[str, GameEntry]  # every record file that became (part of) a game
-    problems: dict[str, list[Diagnostic]]  # file -> its errors, warnings and notes
+    problems: dict[str, list[Diagnostic]]  # every file with a diagnostic -> its errors, warnings and notes
     summaries: list[Summary]
 
 
@@ -180,7 +180,7 @@ class Indexer:
             problems.update(done.problems)
         self._memo = memo
         for s in summaries:
-            if s.code is None and any(d.severity != "note" for d in s.diagnostics):
+            if s.code is None and s.diagnostics:
                 problems[s.source] = list(s.diagnostics)  # not a game: unreadable, unknown code
         teams = _teams(done_events)
         return Archive(events, teams, entries, by_source, dict(sorted(problems.items())), summaries)
@@ -243,7 +243,7 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
         more = extra.get(s.source)
         if more:
             found = tuple(sorted(set(found) | set(more)))
-        if any(d.severity != "note" for d in found):
+        if found:
             problems[s.source] = list(found)
         for written in (s.first, s.second):
             if written:

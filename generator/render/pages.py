@@ -151,7 +151,8 @@ def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
             "games": len(archive.games),
             "teams": len(archive.teams),
             "events": len(archive.events),
-            "problems": len(archive.problems),
+            # Files that need the organiser: notes alone (normalised punctuation ...) do not.
+            "problems": sum(1 for found in archive.problems.values() if any(d.severity != "note" for d in found)),
         },
     )
     return ctx
