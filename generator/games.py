@@ -8,6 +8,7 @@ the family modules it needs.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
@@ -53,10 +54,16 @@ class GameType:
 
     def module(self, layer: str) -> ModuleType:
         """The module of this game type for a layer: "format", "rules" or "board"."""
-        return importlib.import_module(f"generator.{_PACKAGES[layer]}.{getattr(self, layer)}")
+        return _module(_PACKAGES[layer], getattr(self, layer))
 
 
 _PACKAGES = {"format": "formats", "rules": "rules", "board": "boards"}
+
+
+@functools.cache
+def _module(package: str, name: str) -> ModuleType:
+    # Asked for several times per record: the import machinery costs more than the answer.
+    return importlib.import_module(f"generator.{package}.{name}")
 
 _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")

@@ -57,24 +57,32 @@ def note(text: str) -> Op:
     return ["note", text]
 
 
-def apply(position: Position, ops: list[Op], ply: int) -> None:
-    """Apply one ply's operations in place (marks and notes replace the last ply's)."""
-    position.marks = []
-    position.notes = []
+def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> None:
+    """Apply one ply's operations in place (marks and notes replace the last ply's).
+
+    ``current=False``: a ply that another follows at once, whose marks and
+    notes would be replaced anyway; they are skipped.
+    """
+    pieces = position.pieces
+    if current:
+        position.marks = []
+        position.notes = []
     for op in ops:
         name = op[0]
         if name == "add":
-            position.pieces[op[1]] = Piece(op[2], op[3], op[4], ply)
+            pieces[op[1]] = Piece(op[2], op[3], op[4], ply)
         elif name == "move":
-            position.pieces[op[1]].at = op[2]
+            pieces[op[1]].at = op[2]
         elif name == "remove":
-            position.pieces.pop(op[1], None)
+            pieces.pop(op[1], None)
         elif name == "set":
-            position.pieces[op[1]].kind = op[2]
+            pieces[op[1]].kind = op[2]
         elif name == "mark":
-            position.marks.append((op[1], op[2]))
+            if current:
+                position.marks.append((op[1], op[2]))
         elif name == "note":
-            position.notes.append(op[1])
+            if current:
+                position.notes.append(op[1])
         else:
             raise ValueError(f"unknown scene operation {name!r}")
 
@@ -83,8 +91,10 @@ def position_after(setup: list[Op], plies: list[Ply], count: int | None = None) 
     """The position after the first ``count`` plies (all of them by default)."""
     position = Position()
     apply(position, setup, 0)
-    for ply in plies[: len(plies) if count is None else count]:
-        apply(position, ply.ops, ply.number)
+    chosen = plies[: len(plies) if count is None else count]
+    last = len(chosen) - 1
+    for i, ply in enumerate(chosen):
+        apply(position, ply.ops, ply.number, i == last)
     return position
 
 
