@@ -19,6 +19,23 @@ from generator.render import urls
 from generator.render.viewer import ui_strings, viewer_context
 
 
+class Attrs(dict):  # type: ignore[type-arg]
+    """A dict whose keys templates read as attributes (``{{ game.first }}``).
+
+    Jinja looks an attribute up before an item; on a plain dict every
+    ``game.first`` raises and catches an AttributeError first, which made up
+    a quarter of rendering a game page.
+    """
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Link:
     title: str
@@ -67,7 +84,7 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
 
     return {
         "site": site,
-        "t": site.strings,
+        "t": Attrs(site.strings),
         "lang": site.language,
         "page": page,
         "root": urls.root_of(page),
@@ -99,7 +116,7 @@ def game_row(entry: GameEntry, page: str, site: SiteInfo, teams: Mapping[str, Te
     """One line of a game list."""
     s = entry.summary
     strings = site.strings
-    return {
+    return Attrs({
         "href": urls.href(page, entry.url),
         "code": s.code,
         "game_type": game_type_name(site, s.code),
@@ -117,7 +134,7 @@ def game_row(entry: GameEntry, page: str, site: SiteInfo, teams: Mapping[str, Te
         "errors": sum(1 for d in entry.diagnostics if d.severity == "error"),
         "warnings": sum(1 for d in entry.diagnostics if d.severity == "warning"),
         "counted": entry.counted,
-    }
+    })
 
 
 def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
@@ -378,5 +395,5 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
     viewer = dict(view["viewer"])
     viewer["svg"] = Markup(str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1))
     viewer["strings"] = ui_strings(strings)
-    ctx.update(game=info, diagnostics=list(job.diagnostics), viewer=viewer)
+    ctx.update(game=Attrs(info), diagnostics=list(job.diagnostics), viewer=Attrs(viewer))
     return ctx
