@@ -50,6 +50,7 @@ class Run:
     """One build command."""
 
     seconds: float
+    cpu: float  # user + system seconds of the build's process tree: steadier than wall time on a shared machine
     reported: float | None  # the build's own "in X s", if it printed one
     tree_peak_mb: float | None  # sum of RSS over the process tree, sampled
     written: int  # output files created or rewritten
@@ -63,6 +64,7 @@ class Figures:
     generate_seconds: float | None
     cold_seconds: float
     cold_reported: float | None
+    cold_cpu: float
     records_per_second: float
     nochange_seconds: float
     nochange_reported: float | None
@@ -151,6 +153,7 @@ def build(content: Path, out: Path, cwd: Path, jobs: int | None) -> Run:
     command = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)]
     if jobs:
         command += ["--jobs", str(jobs)]
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     sampler = Sampler(proc.pid) if os.path.isdir("/proc") else None
@@ -165,8 +168,11 @@ def build(content: Path, out: Path, cwd: Path, jobs: int | None) -> Run:
     after = snapshot(out)
     written = sum(1 for path, mtime in after.items() if before.get(path) != mtime)
     found = re.findall(r"\bin ([0-9]+(?:\.[0-9]+)?) ?s\b", text)
+    after_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after_usage.ru_utime - usage.ru_utime) + (after_usage.ru_stime - usage.ru_stime)
     return Run(
         seconds=seconds,
+        cpu=cpu,
         reported=float(found[-1]) if found else None,
         tree_peak_mb=sampler.peak / 2**20 if sampler and sampler.peak else None,
         written=written,
@@ -282,6 +288,7 @@ def measure(content: Path, records: int, repeat: int, jobs: int | None, generate
             generate_seconds=generated,
             cold_seconds=c.seconds,
             cold_reported=c.reported,
+            cold_cpu=c.cpu,
             records_per_second=records / c.seconds,
             nochange_seconds=n.seconds,
             nochange_reported=n.reported,
@@ -320,6 +327,7 @@ def table(f: Figures) -> str:
     rows = [
         ("records", f"{f.records}", "", ""),
         ("cold build", secs(f.cold_seconds), secs(f.cold_reported), verdict("cold_seconds", f.cold_seconds)),
+        ("  CPU time (user + system)", secs(f.cold_cpu), "", ""),
         ("records per second", f"{f.records_per_second:.0f}", "", ""),
         ("no-change rebuild", secs(f.nochange_seconds), secs(f.nochange_reported),
          verdict("nochange_seconds", f.nochange_seconds)),
