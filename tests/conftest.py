@@ -26,6 +26,25 @@ def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONHASHSEED", os.environ.get("PYTHONHASHSEED", "0"))
 
 
+def red_blue(code: str):  # -> GameType
+    """A red-and-blue game like HEX, built here so that tests do not depend on
+    which codes the registry holds: colour words must come from the entry."""
+    from generator.games import GameType, Side
+
+    return GameType(
+        code=code,
+        name_zh="海克斯",
+        name_en="Hex",
+        format="brace",
+        rules="none",
+        board="none",
+        first=Side("R", "red", "红方", "Red"),
+        second=Side("B", "blue", "蓝方", "Blue"),
+        columns=11,
+        rows=11,
+    )
+
+
 def c5_record(first: str, second: str, result: str, moves: str, when: str = "2025.08.02 10:00 合肥", event: str = "测试赛") -> str:
     return f"{{[C5][{first} B][{second} W][{result}][{when}][{event}];{moves}}}"
 

@@ -8,30 +8,18 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import red_blue
 
 from generator import formats, games
 from generator.decode import decode, line_starts
 from generator.formats import brace
-from generator.games import GameType, Side
+from generator.games import GameType
 from generator.metadata import from_filename, merge
 from generator.model import Move, Source, Text
 
 C5 = games.get("C5")
 C6 = games.get("C6")
-# Red and blue sides, as HEX has them; built here so the test does not depend
-# on whether the registry holds HEX yet.
-HEXLIKE = GameType(
-    code="HEX",
-    name_zh="海克斯",
-    name_en="Hex",
-    format="brace",
-    rules="none",
-    board="none",
-    first=Side("R", "red", "红方", "Red"),
-    second=Side("B", "blue", "蓝方", "Blue"),
-    columns=11,
-    rows=11,
-)
+HEXLIKE = red_blue("HEX")
 
 SPEC_C5 = "{[C5][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];B (J,10)MARK[1];W(L,10);B(J,11);W(I,12);B(H,10);W(H,8);B(K,8)}"
 SPEC_C6 = "{[C6][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];B (J,10)MARK[1];W(I,11);W(I,9);B(K,9);B(K,11);W(K,10);W(I,10);B(J,11);B(J,9)}"

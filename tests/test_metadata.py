@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from conftest import red_blue
 
 from generator import games
-from generator.games import GameType, Side
-from generator.metadata import from_filename, loose, merge, parse_result, parse_when, strip_colour
+from generator.metadata import (
+    from_filename,
+    loose,
+    merge,
+    parse_result,
+    parse_when,
+    strip_colour,
+)
 from generator.model import Metadata
 
 C6 = games.get("C6")
-# A red-and-blue game built here, so the tests do not depend on which codes
-# the registry holds: colour words must come from the entry, not from code.
-HEXLIKE = GameType(
-    code="ZZHEX",
-    name_zh="海克斯",
-    name_en="Hex",
-    format="brace",
-    rules="none",
-    board="none",
-    first=Side("R", "red", "红方", "Red"),
-    second=Side("B", "blue", "蓝方", "Blue"),
-    columns=11,
-    rows=11,
-)
+HEXLIKE = red_blue("ZZHEX")
 
 
 # -- parse_when ------------------------------------------------------------

@@ -11,7 +11,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-
 from conftest import C5_BLACK_FIVE, DEMO_CONTENT, REPO, c5_record
 
 

@@ -6,7 +6,14 @@ import random
 
 import pytest
 
-from generator.archive.standings import TIEBREAKS, CrossGame, Played, Points, crosstable, standings
+from generator.archive.standings import (
+    TIEBREAKS,
+    CrossGame,
+    Played,
+    Points,
+    crosstable,
+    standings,
+)
 
 
 def games(*specs: str) -> list[Played]:
