@@ -178,6 +178,8 @@ def test_final_position_on_load(page, game_page: str) -> None:  # type: ignore[n
     assert stones(page) == 9
     assert page.locator(".q-viewer .q-controls").is_visible()
     assert page.locator(".q-readout").inner_text().count("9") == 2  # "9 / 9"
+    assert page.locator(".q-slider").get_attribute("max") == "9"  # the shared controls get this game's count
+    assert not page.locator(".q-view-label").is_visible()  # nothing hidden in gomoku: no view selector
     assert hash_of(page) == ""
 
 
@@ -337,6 +339,7 @@ def test_view_selector_hides_plies(page, harness_page: str) -> None:  # type: ig
     page.goto(harness_page)
     second = page.locator(".q-viewer").nth(1)
     select = second.locator("select.q-view")
+    assert select.is_visible() and not page.locator(".q-viewer").nth(0).locator(".q-view-label").is_visible()
     assert select.locator("option").all_inner_texts() == ["Referee", "First player", "Second player"]
     assert stones(page, 1) == 4
     select.select_option("first")
