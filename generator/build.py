@@ -582,9 +582,20 @@ class Builder:
         md_pages = []
         md_sources: list[tuple[str, str, str, str]] = []
         page_slugs = urls.unique_slugs([str(PurePosixPath(rel).with_suffix("")) for rel, _ in found.pages])
+
+        def md_link(rel: str) -> Callable[[str], str | None]:
+            """Links between Markdown pages: to the page each .md file became (all at the root)."""
+            folder = PurePosixPath(rel).parent
+
+            def resolve(target: str) -> str | None:
+                name = os.path.normpath(str(folder / target)).replace(os.sep, "/")
+                return urls.markdown_page(page_slugs[name]) if name in page_slugs else None
+
+            return resolve
+
         for rel, path in found.pages:
             text = path.read_text(encoding="utf-8", errors="replace")
-            title, html = render_markdown(text, fallback_title=PurePosixPath(rel).stem)
+            title, html = render_markdown(text, fallback_title=PurePosixPath(rel).stem, link=md_link(rel))
             url = urls.markdown_page(page_slugs[str(PurePosixPath(rel).with_suffix(""))])
             md_pages.append((rel, title, url))
             md_sources.append((rel, title, url, html))

@@ -242,3 +242,19 @@ def test_rule_options_of_site_toml_reach_the_replay(tmp_path: Path) -> None:
     assert games["free"]["computed"] == "first"  # six in a row wins free-style
     assert games["exact"]["computed"] is None  # not under exact five: the declared result stands
     assert games["exact"]["declared"] == "first"
+
+
+def test_markdown_pages_link_to_each_other_whatever_their_names(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    (content / "cup").mkdir(parents=True)
+    (content / "cup" / "game.txt").write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    (content / "关于.md").write_text("# 关于\n\n见 [规则](cup/规则.md)。\n", encoding="utf-8")
+    (content / "cup" / "规则.md").write_text("# 规则\n\n回到 [关于](../关于.md#top)。\n", encoding="utf-8")
+    out = tmp_path / "site"
+    assert _build(content, out, tmp_path).returncode == 0
+    pages = {p.read_text(encoding="utf-8").split("<h1>")[1].split("</h1>")[0]: p for p in out.glob("*.html") if "<article" in p.read_text(encoding="utf-8")}
+    assert set(pages) == {"关于", "规则"}
+    for page in pages.values():
+        for link in local_links(page):
+            target = unquote(urlsplit(link).path)
+            assert target and (page.parent / target).is_file(), (page.name, link)

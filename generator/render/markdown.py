@@ -8,6 +8,8 @@ files are rewritten to the ``.html`` pages they become.
 from __future__ import annotations
 
 import re
+from typing import Callable
+from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 
@@ -15,8 +17,14 @@ _MD = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": 
 _MD_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+)\.md(#[^"]*)?"', re.IGNORECASE)
 
 
-def render_markdown(text: str, *, fallback_title: str) -> tuple[str, str]:
-    """(title, html): the title is the first level-1 heading, else ``fallback_title``."""
+def render_markdown(
+    text: str, *, fallback_title: str, link: Callable[[str], str | None] = lambda target: None
+) -> tuple[str, str]:
+    """(title, html): the title is the first level-1 heading, else ``fallback_title``.
+
+    ``link(target)`` gives the page a link to another ``.md`` file becomes
+    (``target`` as written, without ``.md``); None keeps the name with ``.html``.
+    """
     tokens = _MD.parse(text)
     title = fallback_title
     for i, token in enumerate(tokens):
@@ -24,5 +32,5 @@ def render_markdown(text: str, *, fallback_title: str) -> tuple[str, str]:
             title = tokens[i + 1].content.strip() or fallback_title
             break
     html = _MD.renderer.render(tokens, _MD.options, {})
-    html = _MD_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', html)
+    html = _MD_LINK.sub(lambda m: f'href="{link(unquote(m.group(1))) or m.group(1) + ".html"}{m.group(2) or ""}"', html)
     return title, html
