@@ -298,12 +298,14 @@ class Builder:
         known = self._found
         rels: set[str] = set()
         if changed is not None and known is not None:
+            files = {r[0] for r in known.records} | {p[0] for p in known.pages} | {a[0] for a in known.assets}
             for path in changed:
                 try:
                     rel = Path(path).resolve().relative_to(content.resolve()).as_posix()
                 except ValueError:
                     continue  # a template or site.toml: no file of the content changed
-                if Path(path).is_dir() or not rel or rel.split("/")[0].startswith((".", "_")):
+                gone_folder = not Path(path).exists() and rel not in files  # a folder moved or deleted
+                if Path(path).is_dir() or gone_folder or not rel or rel.split("/")[0].startswith((".", "_")):
                     rels = set()
                     known = None  # a folder changed: walk everything
                     break

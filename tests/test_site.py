@@ -258,3 +258,22 @@ def test_markdown_pages_link_to_each_other_whatever_their_names(tmp_path: Path) 
         for link in local_links(page):
             target = unquote(urlsplit(link).path)
             assert target and (page.parent / target).is_file(), (page.name, link)
+
+
+def test_builder_told_of_a_removed_folder_drops_its_games(tmp_path: Path) -> None:
+    """qipu serve passes the paths it saw change; a folder moved away takes its games with it."""
+    from generator.build import Builder
+    from generator.config import load_config
+
+    content = tmp_path / "content"
+    for event in ("one", "two"):
+        (content / event).mkdir(parents=True)
+        (content / event / "g.txt").write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    config, _ = load_config(None, root=tmp_path, content=content, output=tmp_path / "site")
+    builder = Builder(config, jobs=1)
+    assert builder.build().games == 2
+    (content / "two").rename(tmp_path / "elsewhere")  # the watcher reports the folder alone
+    report = builder.build(changed={content / "two"})
+    builder.wait()
+    assert report.games == 1
+    assert not (tmp_path / "site" / "files" / "two" / "g.txt").exists()
