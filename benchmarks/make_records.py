@@ -446,13 +446,15 @@ class Task:
     seed: str
 
 
-def pick_style(rng: random.Random) -> Style:
+def pick_style(rng: random.Random, styles: tuple[tuple[float, Style], ...] | None = None) -> Style:
+    """A style drawn by weight (from the benchmark's mix unless ``styles`` is given)."""
+    styles = BENCH_STYLES if styles is None else styles
     r = rng.random()
-    for weight, style in BENCH_STYLES:
+    for weight, style in styles:
         if r < weight:
             return style
         r -= weight
-    return BENCH_STYLES[0][1]
+    return styles[0][1]
 
 
 def bench_plan(n: int, seed: int) -> list[Task]:
@@ -824,12 +826,7 @@ DEMO_STYLES: tuple[tuple[float, Style], ...] = (
 
 
 def demo_style(rng: random.Random) -> Style:
-    r = rng.random()
-    for weight, style in DEMO_STYLES:
-        if r < weight:
-            return style
-        r -= weight
-    return DEMO_STYLES[0][1]
+    return pick_style(rng, DEMO_STYLES)
 
 
 @dataclass(slots=True)

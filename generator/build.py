@@ -286,6 +286,7 @@ class Builder:
         self._cached_keys: set[str] | None = None
         self._fresh_views: dict[str, bytes] = {}
         self._indexer = Indexer()
+        self._theme = ""  # digest of templates and static files, taken at the start of each build
         self._found: _Found | None = None  # the last scan, updated from `changed` by serve
         self._outputs_seen: set[str] | None = None  # the output files as the last build left them
         self._env: tuple[str, Any] | None = None
@@ -490,6 +491,7 @@ class Builder:
         report.timings["scan"] = time.perf_counter() - started
         summaries, fresh_records, report.reparsed = self.process_records(found, state, trusted)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
+        self._theme = _theme_digest()  # read once per build: the inputs digest and the page keys use it
         inputs = self._inputs(found, summaries)
         report.records = len(summaries)
         if not report.reparsed and inputs == state.inputs and _existing(config.output_dir) >= state.outputs.keys():
@@ -542,7 +544,7 @@ class Builder:
         files = [(rel, p.stat().st_size, p.stat().st_mtime_ns) for rel, p in found.pages + found.assets]
         return _digest(
             _code_digest(),
-            _theme_digest(),
+            self._theme,
             self.config.site_fingerprint(),
             [(s.source, s.key) for s in summaries],
             files,
@@ -571,7 +573,7 @@ class Builder:
         output.mkdir(parents=True, exist_ok=True)
         setup_started = time.perf_counter()
         results: dict[str, tuple[str, bool]] = {}
-        theme = _theme_digest()
+        theme = self._theme
         # Under `qipu serve` the output folder is as this Builder left it.
         existing = self._outputs_seen if self._outputs_seen is not None else _existing(output)
 

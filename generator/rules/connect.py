@@ -295,12 +295,7 @@ class ConnectState:
         k = self.k
         exact = self.exact or (self.renju and colour == FIRST)
         for d in self._dirs:
-            j = i + d
-            while board[j] == colour:
-                j += d
-            h = i - d
-            while board[h] == colour:
-                h -= d
+            h, j = self._ends(i, d, colour)
             n = (j - h) // d - 1  # stones strictly between the two ends
             if n == k or (n > k and not exact):
                 self.winner = "first" if colour == FIRST else "second"
@@ -313,8 +308,8 @@ class ConnectState:
 
     # -- renju ----------------------------------------------------------------
 
-    def _run(self, i: int, d: int, colour: int) -> int:
-        """Length of the run of ``colour`` through i along d (board[i] must hold colour)."""
+    def _ends(self, i: int, d: int, colour: int) -> tuple[int, int]:
+        """The first cells past the run of ``colour`` through i along d, before and after it."""
         board = self._board
         j = i + d
         while board[j] == colour:
@@ -322,6 +317,11 @@ class ConnectState:
         h = i - d
         while board[h] == colour:
             h -= d
+        return h, j
+
+    def _run(self, i: int, d: int, colour: int) -> int:
+        """Length of the run of ``colour`` through i along d (board[i] must hold colour)."""
+        h, j = self._ends(i, d, colour)
         return (j - h) // d - 1
 
     def _span(self, i: int, d: int) -> list[int]:
