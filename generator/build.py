@@ -40,7 +40,7 @@ from generator.render import pages, urls
 from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
 from generator.render.markdown import render_markdown
 from generator.render.strings import strings as ui_strings
-from generator.render.write import remove_stale, write_if_changed
+from generator.render.write import copy_if_changed, remove_stale, write_if_changed
 
 CACHE_FORMAT = f"{__version__}/1"
 # Below this many records to (re)process or pages to render, a process pool costs more than it saves.
@@ -249,7 +249,7 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     content = _WORKER["content"]
     copied = tuple(
         rel for rel in copies
-        if write_if_changed(f"{output}/{urls.record_file(rel)}", _read(f"{content}/{rel}"), _MADE_DIRS)
+        if copy_if_changed(f"{content}/{rel}", f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
     )
     return job.url, written, copied
 
@@ -606,7 +606,7 @@ class Builder:
         site = self._site_info(archive, md_pages)
         site_key = _digest(_code_digest(), theme, config.site_fingerprint(), site)
         if self._env is None or self._env[0] != theme:
-            self._env = (theme, make_env())  # compiled templates are kept while the theme is unchanged
+            self._env = (theme, make_env(cache=self.cache_dir / "templates"))  # compiled templates are kept while the theme is unchanged
         env = self._env[1]
 
         later: list[tuple[str, str, Callable[[], dict[str, Any]]]] = []  # pages to render: path, template, context
@@ -644,6 +644,8 @@ class Builder:
                 if page_stale or copies:
                     todo.append((job, tuple(copies)))
         needed = {job.key for job, _ in todo} - self._fresh_views.keys()
+        if todo:
+            env.get_template("game.html")  # compiled once here, not once in each worker
         _WORKER.update(
             env=env,
             site=site,
@@ -694,6 +696,8 @@ class Builder:
 
         # Event and team pages list hundreds of games each: in the pool when many.
         _WORKER["pages"] = later
+        for template in sorted({template for _, template, _ in later}):
+            env.get_template(template)
         try:
             for path, written in self._run(_render_page_task, list(range(len(later))), threshold=16):
                 results[path] = (results[path][0], written)

@@ -13,9 +13,20 @@ TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "static"
 
 
-def make_env(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
+def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinja2.Environment:
+    """The environment of the site's templates.
+
+    ``cache``: a folder for compiled templates. Compiling them costs a new
+    ``qipu build`` process about a tenth of a second, as much as a one-record
+    rebuild; Jinja checks each template's source before using its entry.
+    """
+    bytecode = None
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(cache))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
+        bytecode_cache=bytecode,
         autoescape=True,  # every user-controlled string is escaped unless marked safe
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -364,11 +364,14 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         "plies": processed.plies,
         "moves": len(processed.record.moves) if processed.record else 0,
         # Only what _viewer.html reads, as finished strings: cheap to cache and to load.
-        "viewer": {key: viewer[key] for key in _VIEWER_KEYS},
+        # Plain str, not Markup: a Markup pickles through copyreg at three times
+        # the cost; game() marks the HTML parts safe again.
+        "viewer": {key: str(viewer[key]) if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
     }
 
 
 _VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "final_notes", "final_mark")
+_VIEWER_HTML = ("svg", "data", "moves_html")  # finished, escaped markup
 
 
 def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any]:
@@ -393,7 +396,9 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
     )
     board = games.GAMES[view["code"]].module("board").board_for(games.GAMES[view["code"]])
     viewer = dict(view["viewer"])
-    viewer["svg"] = Markup(str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1))
+    viewer["svg"] = str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1)
+    for key in _VIEWER_HTML:
+        viewer[key] = Markup(viewer[key])
     viewer["strings"] = ui_strings(strings)
     ctx.update(game=Attrs(info), diagnostics=list(job.diagnostics), viewer=Attrs(viewer))
     return ctx
