@@ -42,6 +42,9 @@ from generator import games, scene  # noqa: E402
 from generator.games import GameType  # noqa: E402
 from generator.rules.connect import ConnectState  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import demo_su  # noqa: E402  (the Surakarta event of --demo)
+
 RESULT_WORDS = {"first": "先手胜", "second": "后手胜", "draw": "平局", "unknown": "未决胜"}
 
 
@@ -926,7 +929,25 @@ def write_demo(content: Path) -> list[DemoFile]:
         for f in files:
             if f.quirk:
                 print(f"  [{f.quirk}] {f.path}")
+    written += write_demo_su(content)
     return written
+
+
+def write_demo_su(content: Path) -> list[DemoFile]:
+    """The Surakarta event with groups and a final stage (benchmarks/demo_su.py)."""
+    folder = content / demo_su.FOLDER
+    for old in sorted(folder.rglob("*.txt")) if folder.is_dir() else []:
+        old.unlink()
+    files, order = demo_su.event_files()
+    for f in files:
+        target = content / f.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(f.data)
+    print(f"{demo_su.FOLDER}: {len(files)} files; group order: " + "; ".join(f"{g}: {' > '.join(t)}" for g, t in order.items()))
+    for f in files:
+        if f.quirk:
+            print(f"  [{f.quirk}] {f.path}")
+    return [DemoFile(f.path, f.data, f.quirk) for f in files]
 
 
 # ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from generator.cache import ViewStore
 from generator.config import Config
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
+from generator.archive.compare import Comparison, compare
 from generator.pipeline import Processed, event_key, group_key, process, sha256
 from generator.render import pages, urls
 from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
@@ -205,6 +206,8 @@ def summarize(p: Processed, key: str) -> Summary:
         plies=p.plies,
         moves=len(moves),
         moves_key=duplicates.moves_key(p.code or "", moves) if moves else "",
+        opening=duplicates.opening_key(p.code or "", moves) if moves else "",
+        spellings=p.spellings(),
         date=p.meta.date,
         time=p.meta.time,
         place=p.meta.place,
@@ -685,11 +688,18 @@ class Builder:
             )
             render(tm.url, "team.html", inputs, lambda tm=tm: pages.team(tm, archive, site))
         render(urls.TEAMS, "teams.html", everything, lambda: pages.teams_index(archive, site))
+        compared_files = sorted({src for pair in archive.compared for src in pair})
         render(
             urls.PROBLEMS,
             "problems.html",
-            (archive.problems, {src: e.url for src, e in archive.by_source.items() if src in archive.problems}),
-            lambda: pages.problems(archive, site),
+            (
+                archive.problems,
+                {src: e.url for src, e in archive.by_source.items() if src in archive.problems},
+                archive.compared,
+                [by_source[src].sha256 for src in compared_files],
+                team_urls,
+            ),
+            lambda: pages.problems(archive, site, self._comparisons(archive.compared)),
         )
         for rel, title, url, html in md_sources:
             render(url, "page.html", (title, html), lambda title=title, url=url, html=html: pages.markdown(title, html, url, site))
@@ -719,6 +729,24 @@ class Builder:
         emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
         timings["other pages"] = time.perf_counter() - started
         return results
+
+    def _comparisons(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
+        """Copies of one game that disagree, read again to be shown side by side (few files)."""
+        processed: dict[str, Processed] = {}
+
+        def read(rel: str) -> Processed:
+            if rel not in processed:
+                data = _read(self.config.content_dir / rel)
+                event = event_key(rel)
+                processed[rel] = process(
+                    Source(rel, data, sha256(data)),
+                    encoding=self.config.encoding_for(rel),
+                    options=self.options_for(event),
+                    folder=self.folder_meta(event),
+                )
+            return processed[rel]
+
+        return [compare(read(a), read(b)) for a, b in pairs]
 
     def _event_parts(self, archive: Archive) -> dict[str, _EventPart]:
         """Game jobs, their digests and data lines per event, kept while an event is unchanged."""

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from generator.archive.index import build_index
+from generator.archive.teams import Suggestion
 from generator.build import Builder, summarize
 from generator.config import Config
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
 from generator.pipeline import event_key, process, sha256
+
+
+ALIAS = define(
+    "ARC-N102",
+    "note",
+    "Two team spellings look like one team",
+    "If they are one team, add the line the message gives under [aliases] in site.toml; "
+    "the standings then count them as one.",
+)
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -52,4 +63,26 @@ def check_paths(config: Config, paths: list[Path]) -> list[Diagnostic]:
         )
         summaries.append(summarize(processed, processed.sha256))
     archive = build_index(summaries, config)
-    return sorted({d for found in archive.problems.values() for d in found} | {d for s in summaries for d in s.diagnostics})
+    found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}
+    return sorted(found) + alias_notes(config, archive.suggestions)
+
+
+def alias_notes(config: Config, suggestions: list[Suggestion]) -> list[Diagnostic]:
+    """One note per likely alias, naming the line to add to site.toml."""
+    where = "site.toml"
+    return [make(where, 0, 0, ALIAS, f"{s.reason}: {alias_line(s)} under [aliases]?") for s in suggestions]
+
+
+def alias_line(suggestion: Suggestion) -> str:
+    """``"variant" = "canonical"`` for site.toml.
+
+    The canonical name is the organiser's choice; we propose the core name
+    for a school-prefixed spelling and the Chinese one for a transliteration.
+    """
+    a, b = suggestion.names
+    if "prefix" in suggestion.reason or "suffix" in suggestion.reason or "added" in suggestion.reason:
+        canonical = min((a, b), key=len)
+    else:
+        canonical = max((a, b), key=lambda n: (sum(1 for c in n if ord(c) > 0x2E7F), -len(n)))
+    variant = b if canonical == a else a
+    return f"{json.dumps(variant, ensure_ascii=False)} = {json.dumps(canonical, ensure_ascii=False)}"

@@ -143,7 +143,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
-    from generator.check import check_paths
+    from generator.check import ALIAS, check_paths
 
     paths = args.paths or [config.content_dir]
     missing = [p for p in paths if not p.exists()]
@@ -159,6 +159,10 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     errors = sum(1 for d in found if d.severity == "error")
     if args.format == "text":
         warnings = sum(1 for d in found if d.severity == "warning")
+        aliases = [d.message.split(": ", 1)[1].removesuffix(" under [aliases]?") for d in found if d.code == ALIAS]
+        if aliases:
+            print("\nLikely aliases: check each, then add under [aliases] in site.toml:")
+            print("\n".join(f"  {line}" for line in aliases))
         print(f"{errors} errors, {warnings} warnings", file=sys.stderr)
     return EXIT_ERRORS if errors else EXIT_OK
 

@@ -8,6 +8,7 @@ the family modules it needs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 from dataclasses import dataclass, field
@@ -39,6 +40,9 @@ class GameType:
     params: Mapping[str, Any] = field(default_factory=dict)
     # Options an event may set in site.toml, with their defaults.
     options: Mapping[str, Any] = field(default_factory=dict)
+    # Whether each record says who moves first (SU: black or red may); then
+    # ``first`` is only the standard's choice, and ``ordered()`` gives the record's.
+    first_from_record: bool = False
 
     def side_of(self, letter: str) -> str | None:
         """"first"/"second" for a side letter as written, or None if unknown."""
@@ -52,12 +56,33 @@ class GameType:
     def colour(self, side: str) -> str:
         return self.first.colour if side == "first" else self.second.colour
 
+    def ordered(self, first_letter: str | None) -> "GameType":
+        """This game type with the sides in the order one record plays them.
+
+        Itself unless the game lets the record decide and the record's first
+        mover is the standard's second side: then the sides are swapped, so
+        everything keyed by first/second (result words, colours, names) follows.
+        """
+        if not self.first_from_record or not first_letter or first_letter.upper() != self.second.letter:
+            return self
+        return _swapped(self)
+
     def module(self, layer: str) -> ModuleType:
         """The module of this game type for a layer: "format", "rules" or "board"."""
         return _module(_PACKAGES[layer], getattr(self, layer))
 
 
 _PACKAGES = {"format": "formats", "rules": "rules", "board": "boards"}
+
+
+_SWAPPED: dict[str, GameType] = {}
+
+
+def _swapped(game: GameType) -> GameType:
+    swapped = _SWAPPED.get(game.code)
+    if swapped is None:
+        swapped = _SWAPPED[game.code] = dataclasses.replace(game, first=game.second, second=game.first)
+    return swapped
 
 
 @functools.cache
@@ -67,6 +92,7 @@ def _module(package: str, name: str) -> ModuleType:
 
 _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")
+_RED = Side("R", "red", "红方", "Red")
 
 GAMES: Mapping[str, GameType] = MappingProxyType(
     {
@@ -97,6 +123,23 @@ GAMES: Mapping[str, GameType] = MappingProxyType(
             rows=19,
             params=MappingProxyType({"k": 6, "first_turn": 1, "per_turn": 2}),
             options=MappingProxyType({}),
+        ),
+        "SU": GameType(
+            code="SU",
+            name_zh="苏拉卡尔塔棋",
+            name_en="Surakarta",
+            format="su",
+            rules="surakarta",
+            board="surakarta",
+            # The standard's example: black on top and moving first. Real
+            # records let red move first; the replay reads it from the moves.
+            first=_BLACK,
+            second=_RED,
+            columns=6,
+            rows=6,
+            params=MappingProxyType({}),
+            options=MappingProxyType({}),
+            first_from_record=True,
         ),
     }
 )

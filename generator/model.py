@@ -70,6 +70,11 @@ class Move:
     column: int
     mark: int | None = None  # MARK[...] annotation, kept as written
     comment: str | None = None
+    # Games that move pieces (SU ...): ``point`` is where the piece starts,
+    # ``to`` where it goes, and ``capture`` whether the record wrote a capture
+    # (``X``) rather than a plain move (``-``). Placement games leave them be.
+    to: tuple[str, int] | None = None
+    capture: bool = False
 
 
 @dataclass(slots=True)
@@ -100,6 +105,10 @@ class Record:
     header: Metadata
     moves: list[Move]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The start position as the record writes it, when it writes one: its
+    # rows top to bottom, as the family reads them (SU: "BBBBBB", "000000" ...).
+    setup: list[str] | None = None
+    setup_line: int = 0  # line of the first setup row, for diagnostics
 
 
 # A frame operation, as sent to viewer.js (JSON arrays):
@@ -109,6 +118,9 @@ class Record:
 #   ["set", id, kind]             change a piece's kind (promotion, ...)
 #   ["mark", at, style]           highlight a cell while this ply is shown
 #   ["note", text]                a line of text shown while this ply is shown
+#   ["path", [cell, ...], style]  a line through cells while this ply is shown
+#                                 (a capture's route); the board's scene says
+#                                 which steps are curves rather than straight
 # ``side`` is a colour name ("black", "white", "red", "blue"); ``kind`` names
 # a piece drawing ("stone", ...). See generator/scene.py.
 Op = list
@@ -152,6 +164,9 @@ class Replay:
     not_replayed: list[Move]  # moves after the first illegal one, shown greyed
     decision: Decision | None  # None: the rules did not decide (resignation, time, truncated)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The side letter of the player who moved first, where the record decides
+    # it (SU: black or red); None where the game fixes it.
+    first_letter: str | None = None
 
     @property
     def computed(self) -> Result | None:

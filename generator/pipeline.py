@@ -51,6 +51,23 @@ class Processed:
     record: Record | None
     replay: Replay | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    named: Metadata | None = None  # what the file name alone says
+
+    def spellings(self) -> tuple[tuple[str, str], ...]:
+        """Team names the header and the file name spell differently: (header, file name) pairs.
+
+        The same game names the same team twice; a difference is a spelling
+        the organiser may want as an alias ("八哥" in the record, "BaGe" in its name).
+        """
+        named, header = self.named, self.record.header if self.record else None
+        if named is None or header is None:
+            return ()
+        pairs = []
+        for side in ("first", "second"):
+            written, in_name = getattr(header, side), getattr(named, side)
+            if written and in_name and metadata.loose(written) != metadata.loose(in_name):
+                pairs.append((written, in_name))
+        return tuple(pairs)
 
     @property
     def declared(self) -> Result | None:
@@ -127,12 +144,14 @@ def _process(
     record = formats.read(text, from_name.code)
     diagnostics += record.diagnostics
     game = games.get(record.code) or games.get(from_name.code)
-    meta, found = metadata.merge(source.path, record.header, from_name, folder)
-    diagnostics += found
-    meta.code = game.code if game else (record.code or from_name.code)
     replay = None
     if game is not None:
         replay = game.module("rules").replay(record, game, options.get(game.code, game.options))
+        _reread_colour_words(from_name, game, replay)
+    meta, found = metadata.merge(source.path, record.header, from_name, folder)
+    diagnostics += found
+    meta.code = game.code if game else (record.code or from_name.code)
+    if game is not None and replay is not None:
         diagnostics += replay.diagnostics
         diagnostics += _check_result(source.path, game, record.header.result, from_name.result, replay)
     return Processed(
@@ -146,7 +165,23 @@ def _process(
         record,
         replay,
         diagnostics,
+        from_name,
     )
+
+
+def _reread_colour_words(from_name: Metadata, game: games.GameType, replay: Replay) -> None:
+    """The file name's result words once the replay knows who moved first.
+
+    File names are read before the record, with the standard's order of
+    sides; where the record lets the other side move first (red in SU),
+    "黑方胜" names the second player, not the first.
+    """
+    ordered = game.ordered(replay.first_letter)
+    if ordered is game or not from_name.result_text:
+        return
+    result, recognised = metadata.parse_result(from_name.result_text, ordered, from_name.first, from_name.second)
+    if recognised:
+        from_name.result = result
 
 
 _RESULT_WORDS = {"first": "first player wins", "second": "second player wins", "draw": "draw", "unknown": "undecided"}

@@ -7,8 +7,8 @@ module applies them in Python to draw the position shown without JavaScript
 Both sides must agree, so the semantics live here, in one small function:
 
 * pieces persist from ply to ply until removed;
-* ``mark`` and ``note`` belong to the ply that carries them and are shown
-  only while that ply is the current one.
+* ``mark``, ``path`` and ``note`` belong to the ply that carries them and
+  are shown only while that ply is the current one.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ class Position:
     pieces: dict[str, Piece] = field(default_factory=dict)
     marks: list[tuple[str, str]] = field(default_factory=list)  # (cell, style) of the current ply
     notes: list[str] = field(default_factory=list)
+    paths: list[tuple[list[str], str]] = field(default_factory=list)  # (cells, style) of the current ply
 
 
 def add(piece_id: str, kind: str, side: str, at: str) -> Op:
@@ -57,6 +58,11 @@ def note(text: str) -> Op:
     return ["note", text]
 
 
+def path(cells: list[str], style: str) -> Op:
+    """A route through cells in order, e.g. a capture travelling along a loop."""
+    return ["path", list(cells), style]
+
+
 def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> None:
     """Apply one ply's operations in place (marks and notes replace the last ply's).
 
@@ -67,6 +73,7 @@ def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> 
     if current:
         position.marks = []
         position.notes = []
+        position.paths = []
     for op in ops:
         name = op[0]
         if name == "add":
@@ -83,6 +90,9 @@ def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> 
         elif name == "note":
             if current:
                 position.notes.append(op[1])
+        elif name == "path":
+            if current:
+                position.paths.append((list(op[1]), op[2]))
         else:
             raise ValueError(f"unknown scene operation {name!r}")
 

@@ -3,14 +3,17 @@
  * It knows no game rules. Each `.q-viewer` on the page carries its data in
  * <script type="application/json" class="q-data">:
  *   scene:  {cells: {id: [x, y]}, radius, marks: {style: r, "*": r},
- *            numberSizes: [[minPly, fontSize], ...], classes: {name: class}}
+ *            numberSizes: [[minPly, fontSize], ...], classes: {name: class},
+ *            curves?: {"A|B": "A rx ry 0 large sweep x y"}}
  *   setup:  operations that build the start position
  *   plies:  [{n: number, s: side, c: colour, l: label, o: ops, m: mark?, v: visibleTo?}]
  *   views:  [[id, label], ...]  (empty unless some ply is hidden from someone)
  *   strings, marks: UI words and MARK words in the page language
  * Operations (generator/scene.py is the reference): ["add", id, kind, side, at],
  * ["move", id, to], ["remove", id], ["set", id, kind], ["mark", at, style],
- * ["note", text]. Pieces persist; marks and notes belong to their ply only.
+ * ["note", text], ["path", [cell, ...], style]. Pieces persist; marks, notes
+ * and paths belong to their ply only. A path is drawn straight from cell to
+ * cell, except where scene.curves has the step (a Surakarta arc).
  *
  * The first viewer on the page owns the URL hash `#ply=N`.
  */
@@ -43,6 +46,7 @@
     function apply(ops, plyNumber) {
       var marks = [];
       var notes = [];
+      var paths = [];
       var next = {};
       var id;
       for (id in pieces) next[id] = pieces[id];
@@ -70,12 +74,15 @@
           case "note":
             notes.push(op[1]);
             break;
+          case "path":
+            paths.push([op[1], op[2]]);
+            break;
           default:
             break; // an operation from a newer generator: skip, do not break the page
         }
       }
       pieces = next;
-      states.push({pieces: pieces, marks: marks, notes: notes});
+      states.push({pieces: pieces, marks: marks, notes: notes, paths: paths});
     }
 
     apply(data.setup || [], 0);
@@ -154,6 +161,24 @@
       return scene.radius;
     }
 
+    /* SVG path data through cells in order, as generator/boards build it:
+     * "M x y", then "L x y" per step, or the step's arc from scene.curves. */
+    function pathData(cells) {
+      var curves = scene.curves || {};
+      var d = "";
+      for (var i = 0; i < cells.length; i++) {
+        var at = scene.cells[cells[i]];
+        if (!at) return ""; // a cell this board does not have: draw nothing
+        if (i === 0) {
+          d = "M" + at[0] + " " + at[1];
+        } else {
+          var key = cells[i - 1] + "|" + cells[i];
+          d += Object.prototype.hasOwnProperty.call(curves, key) ? curves[key] : "L" + at[0] + " " + at[1];
+        }
+      }
+      return d;
+    }
+
     function drawPieces(state) {
       clear(piecesLayer);
       clear(marksLayer);
@@ -174,6 +199,13 @@
           text.textContent = String(piece.ply);
           piecesLayer.appendChild(text);
         }
+      }
+      for (var p = 0; p < state.paths.length; p++) {
+        var d = pathData(state.paths[p][0]);
+        if (!d) continue;
+        marksLayer.appendChild(svgElement("path", {
+          "class": "q-path q-path-" + cssWord(state.paths[p][1]), d: d
+        }));
       }
       for (var i = 0; i < state.marks.length; i++) {
         var mark = state.marks[i];

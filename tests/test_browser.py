@@ -347,3 +347,37 @@ def test_view_selector_hides_plies(page, harness_page: str) -> None:  # type: ig
     assert second.locator(".q-moves li.q-hidden").count() == 2
     select.select_option("referee")
     assert stones(page, 1) == 4
+
+
+def test_surakarta_capture_path_is_drawn_on_its_ply_only(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from generator.boards.surakarta import board_for
+    from generator.model import Metadata, Move, Record
+    from generator.rules import surakarta
+
+    def su_move(side: str, start: str, sign: str, end: str) -> Move:
+        text = f"{side}{start}{sign}{end}"
+        return Move(side, text, (start[1], int(start[0])), 1, 1, to=(end[1], int(end[0])), capture=sign == "X")
+
+    # Ply 5 takes red's 6C from 4A over the big arc; ply 6 goes 3B, 3A, round to 1C.
+    moves = [("B", "2A", "-", "3A"), ("R", "5B", "-", "4B"), ("B", "3A", "-", "4A"),
+             ("R", "4B", "-", "3B"), ("B", "4A", "X", "6C"), ("R", "3B", "X", "1C")]
+    record = Record("su.txt", "SU", Metadata(), [su_move(*m) for m in moves])
+    game = games.get("SU")
+    replay = surakarta.replay(record, game)
+    assert replay.diagnostics == [] and len(replay.plies) == 6
+    viewer = viewer_context(game, replay, strings=STRINGS["en"], label="surakarta")
+    page.goto(_harness(tmp_path, [viewer], "su.html").as_uri() + "#ply=4")
+    paths = page.locator(".q-viewer svg.q-board .q-marks path.q-path")
+    assert paths.count() == 0  # a plain move: no route
+    page.focus(".q-viewer")
+    page.keyboard.press("ArrowRight")
+    assert paths.count() == 1
+    board = board_for(game)
+    assert paths.first.get_attribute("d") == board.path_data(["4A", "6C"])  # as the page's Python draws it
+    assert "q-path-capture" in paths.first.get_attribute("class")
+    page.keyboard.press("ArrowRight")
+    assert paths.first.get_attribute("d") == board.path_data(["3B", "3A", "1C"])
+    assert page.locator(".q-viewer .q-pieces circle.q-piece").count() == 22
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert paths.count() == 0

@@ -22,7 +22,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from generator.diagnostics import Diagnostic, define, make
 
@@ -30,10 +30,13 @@ __all__ = [
     "COPY_RESULT",
     "COPY_TEAMS",
     "DUPLICATE",
+    "NEAR_COPY",
     "SAME_PAIRING",
     "Entry",
     "group",
     "moves_key",
+    "near_copies",
+    "opening_key",
     "shared_names",
 ]
 
@@ -57,6 +60,13 @@ SAME_PAIRING = define(
     "records of the same pairing and time hold different moves",
     "The two programs disagree about what was played: compare the files and keep the correct one.",
 )
+NEAR_COPY = define(
+    "ARC-W104",
+    "warning",
+    "two records of one game start alike but disagree later",
+    "Both teams' programs saved this game and their moves differ: compare them side by side "
+    "on the problems page and keep the correct file.",
+)
 DUPLICATE = define(
     "ARC-N101",
     "note",
@@ -78,16 +88,28 @@ class Entry:
     time: str | None
     declared: str | None  # "first", "second", "draw", "unknown" or None
     plies: int  # number of moves in the record
+    opening: str = ""  # from opening_key()
+    folder: str = ""  # the folders below the event (group, stage)
 
 
 _MARK = re.compile(r"MARK\[[^\]]*\]", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 
 
+def normalise_move(move: str) -> str:
+    """A move as both sides' writers would agree on it (see :func:`moves_key`)."""
+    return _normalise(move)
+
+
+# A capture sign between two squares ("4AX6C"): some writers mark captures,
+# others write every move with "-" (SU); both mean the same move.
+_CAPTURE_SIGN = re.compile(r"(?<=[A-Z0-9])[X×](?=\d)")
+
+
 def _normalise(move: str) -> str:
-    """A move as both sides' writers would agree on it: no MARK, no spaces, upper case."""
-    move = unicodedata.normalize("NFKC", move)
-    return _SPACE.sub("", _MARK.sub("", move)).upper()
+    """A move as both sides' writers would agree on it: no MARK, no spaces, upper case, "-" for "X"."""
+    move = _SPACE.sub("", _MARK.sub("", unicodedata.normalize("NFKC", move))).upper()
+    return _CAPTURE_SIGN.sub("-", move) if "X" in move or "×" in move else move
 
 
 def moves_key(code: str, moves: Iterable[str]) -> str:
@@ -104,6 +126,67 @@ def moves_key(code: str, moves: Iterable[str]) -> str:
     # Unit separators keep ("AB", "C") and ("A", "BC") apart.
     payload = "\x1f".join([code.upper(), *texts])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+
+
+# How many moves two records must share from the start to be taken for
+# copies of one game: a record truncated early (a real one stops after six)
+# still pairs with its complete copy.
+OPENING = 6
+
+
+def opening_key(code: str, moves: Iterable[str]) -> str:
+    """The key of a record's first :data:`OPENING` moves ("" if it has fewer)."""
+    texts = [t for t in _normalise("\x00".join(moves)).split("\x00") if t]
+    if len(texts) < OPENING:
+        return ""
+    payload = "\x1f".join([code.upper(), *texts[:OPENING]])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:24]
+
+
+def near_copies(groups: list[list[Entry]]) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+    """Records that are one game saved twice with different moves or results.
+
+    Pairs (shown file, other file) to compare side by side: copies of one
+    move sequence that declare different results, and records that share
+    their opening moves, their folder, their date (or give none) and at
+    least one team, but not all their moves: one program wrote a move the
+    other did not, or stopped early. Warnings (ARC-W104) for the second kind.
+    """
+    pairs: list[tuple[str, str]] = []
+    for members in groups:
+        results = {e.declared for e in members if e.declared not in (None, "unknown")}
+        if len(members) > 1 and len(results) > 1:
+            pairs += [(members[0].path, e.path) for e in members[1:] if e.declared != members[0].declared]
+    buckets: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
+    for members in groups:
+        shown = members[0]
+        if shown.opening:
+            buckets[(shown.code, shown.opening, shown.folder)].append(shown)
+    found: list[Diagnostic] = []
+    for candidates in buckets.values():
+        for i, a in enumerate(candidates):
+            for b in candidates[i + 1 :]:
+                if not _same_game(a, b):
+                    continue
+                pairs.append((a.path, b.path))
+                if (a.first, a.second, a.date, a.time) == (b.first, b.second, b.date, b.time) and a.time:
+                    continue  # SAME_PAIRING already says so
+                for this, other in ((a, b), (b, a)):
+                    found.append(
+                        make(
+                            this.path, 1, 1, NEAR_COPY,
+                            f"this record and {other.path} start with the same {OPENING} moves but differ later "
+                            f"({this.plies} and {other.plies} moves): probably one game saved by both programs; "
+                            "the problems page compares them",
+                        )
+                    )
+    return sorted(set(pairs)), sorted(found)
+
+
+def _same_game(a: Entry, b: Entry) -> bool:
+    if a.date and b.date and a.date != b.date:
+        return False
+    return bool((a.first and a.first == b.first) or (a.second and a.second == b.second))
 
 
 def _has_moves(entry: Entry) -> bool:
@@ -223,13 +306,16 @@ def _by_date(members: list[Entry]) -> list[list[Entry]]:
     return list(split.values())
 
 
-def group(entries: Iterable[Entry]) -> tuple[list[list[Entry]], list[Diagnostic]]:
+def group(
+    entries: Iterable[Entry], prefer: Callable[[Entry], int] = lambda entry: 0
+) -> tuple[list[list[Entry]], list[Diagnostic]]:
     """Group the records that hold the same game, and report what disagrees.
 
     A group is every record with the same game code and the same
     :func:`moves_key` (with at least one move), except that records dated on
-    different days stay apart (see :func:`_by_date`), sorted by path: the first is
-    the canonical record, shown as the game page, and the others are named on
+    different days stay apart (see :func:`_by_date`), sorted by ``prefer``
+    (smallest first) and then by path: the first is the canonical record,
+    shown as the game page, and the others are named on
     it. A record without copies is a group of one; so is every record without
     moves. Groups are sorted by their first path. Runs in linear time (dict
     grouping), apart from the small work per group of copies.
@@ -243,7 +329,7 @@ def group(entries: Iterable[Entry]) -> tuple[list[list[Entry]], list[Diagnostic]
         else:
             groups.append([entry])
     for members in buckets.values():
-        groups.extend(sorted(part, key=lambda e: e.path) for part in _by_date(members))
+        groups.extend(sorted(part, key=lambda e: (prefer(e), e.path)) for part in _by_date(members))
     groups.sort(key=lambda members: members[0].path)
 
     diagnostics: list[Diagnostic] = []

@@ -10,8 +10,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from generator import games
-from generator.archive import duplicates, standings
-from generator.archive.teams import Teams
+from generator.archive import duplicates, stages, standings
+from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
 from generator.model import Result
@@ -48,6 +48,8 @@ class Summary:
     place: str | None
     event_name: str | None
     diagnostics: tuple[Diagnostic, ...]
+    opening: str = ""  # duplicates.opening_key(): copies that disagree later share it
+    spellings: tuple[tuple[str, str], ...] = ()  # (header, file name) team names that differ
 
     def __reduce__(self) -> tuple[type, tuple]:
         return (Summary, tuple(getattr(self, name) for name in Summary.__slots__))
@@ -78,8 +80,31 @@ class GameEntry:
 
 
 @dataclass(slots=True)
+class Table:
+    """Standings and crosstable of some games: a whole section, or one group or stage of it."""
+
+    teams: list[str]  # in standings order
+    rows: list[standings.Row]
+    cross: dict[str, dict[str, list[standings.CrossGame]]]
+    games: list[GameEntry]
+
+
+@dataclass(slots=True)
+class Division:
+    """A group or stage of a section, as the event's folders make it."""
+
+    part: stages.Part
+    table: Table
+    placed: list[str]  # loose records placed here by their teams (sources)
+
+
+@dataclass(slots=True)
 class Section:
-    """One game type within an event: its standings, crosstable and games."""
+    """One game type within an event: its standings, crosstable and games.
+
+    ``divisions`` are its groups and stages when the event has folders for
+    them (empty otherwise); the section's own table is the overall one.
+    """
 
     code: str
     rules: GameRules
@@ -87,6 +112,7 @@ class Section:
     rows: list[standings.Row]
     cross: dict[str, dict[str, list[standings.CrossGame]]]
     games: list[GameEntry]
+    divisions: list[Division] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -125,6 +151,8 @@ class Archive:
     by_source: dict[str, GameEntry]  # every record file that became (part of) a game
     problems: dict[str, list[Diagnostic]]  # every file with a diagnostic -> its errors, warnings and notes
     summaries: list[Summary]
+    compared: list[tuple[str, str]] = field(default_factory=list)  # copies of one game that disagree
+    suggestions: list[Suggestion] = field(default_factory=list)  # likely aliases not yet in site.toml
 
 
 @dataclass(slots=True)
@@ -136,6 +164,8 @@ class _EventIndex:
     problems: dict[str, list[Diagnostic]]  # its files with errors or warnings
     teams: dict[str, list[GameEntry]]  # canonical name -> its games here, in order
     spellings: dict[str, set[str]]  # canonical name -> spellings written here
+    compared: list[tuple[str, str]]  # copies of one game that disagree: to show side by side
+    shared: list[tuple[str, str]]  # team spellings found on one side of one game
 
 
 class Indexer:
@@ -183,7 +213,21 @@ class Indexer:
             if s.code is None and s.diagnostics:
                 problems[s.source] = list(s.diagnostics)  # not a game: unreadable, unknown code
         teams = _teams(done_events)
-        return Archive(events, teams, entries, by_source, dict(sorted(problems.items())), summaries)
+        compared = [pair for done in done_events for pair in done.compared]
+        return Archive(
+            events, teams, entries, by_source, dict(sorted(problems.items())), summaries,
+            compared, _suggestions(done_events, names),
+        )
+
+
+def _suggestions(done: list[_EventIndex], names: Teams) -> list[Suggestion]:
+    """Spellings that look like one team and that no alias joins yet."""
+    written = {w for part in done for spellings in part.spellings.values() for w in spellings}
+    shared = {pair for part in done for pair in part.shared}
+    return [
+        s for s in suggest_aliases(written, shared)
+        if names.canonical(s.names[0]) != names.canonical(s.names[1])
+    ]
 
 
 def build_index(summaries: list[Summary], config: Config) -> Archive:
@@ -193,9 +237,11 @@ def build_index(summaries: list[Summary], config: Config) -> Archive:
 
 def _index_event(key: str, slug: str, members: list[Summary], config: Config, names: Teams) -> _EventIndex:
     # Duplicates are looked for within an event: two teams' programs save the
-    # same game into the same event folder.
+    # same game into the same event folder. The copy shown is the one whose
+    # team names the other records use most: its spellings are the team's.
+    named = Counter(names.canonical(n) for s in members for n in (s.first, s.second) if n)
     groups, dup_diags = duplicates.group(
-        duplicates.Entry(
+        (duplicates.Entry(
             s.source,
             s.code or "",
             s.moves_key,
@@ -205,9 +251,14 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             s.time,
             s.declared,
             s.plies,
+            s.opening,
+            s.group,
         )
-        for s in members
+        for s in members),
+        prefer=lambda e: -(named[e.first] + named[e.second]),
     )
+    compared, near = duplicates.near_copies(groups)
+    dup_diags = sorted(dup_diags + near)
     by_path = {s.source: s for s in members}
     extra: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in dup_diags:
@@ -253,7 +304,17 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
         for name in {entry.first, entry.second}:
             if name:
                 teams[name].append(entry)
-    return _EventIndex(_event(key, slug, games_, config), by_source, problems, dict(teams), dict(spellings))
+    shared = set(duplicates.shared_names(groups))
+    for a, b in compared:
+        for side in ("first", "second"):
+            x, y = getattr(by_path[a], side), getattr(by_path[b], side)
+            if x and y and x != y:
+                shared.add((min(x, y), max(x, y)))
+    for s in members:
+        shared.update((min(x, y), max(x, y)) for x, y in s.spellings)
+    return _EventIndex(
+        _event(key, slug, games_, config), by_source, problems, dict(teams), dict(spellings), compared, sorted(shared)
+    )
 
 
 def _event_key(summary: Summary) -> str:
@@ -287,16 +348,41 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
     for code in sorted(by_code, key=lambda c: (games.codes().index(c) if c in games.GAMES else 99, c)):
         rules = config.rules_for(key, code)
         section_games = by_code[code]
-        team_names = sorted({t for e in section_games for t in (e.first, e.second) if t})
-        played = [
-            standings.Played(e.url, e.first, e.second, e.summary.result)  # type: ignore[arg-type]
-            for e in section_games
-            if e.counted
-        ]
-        rows = standings.standings(team_names, played, rules.points, rules.tiebreaks)
-        order = [row.team for row in rows]
-        sections.append(Section(code, rules, order, rows, standings.crosstable(order, played), section_games))
+        whole = _table(section_games, rules)
+        section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games)
+        section.divisions = _divisions(section_games, rules)
+        sections.append(section)
     return Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
+
+
+def _table(entries: list[GameEntry], rules: GameRules) -> Table:
+    team_names = sorted({t for e in entries for t in (e.first, e.second) if t})
+    played = [
+        standings.Played(e.url, e.first, e.second, e.summary.result)  # type: ignore[arg-type]
+        for e in entries
+        if e.counted
+    ]
+    rows = standings.standings(team_names, played, rules.points, rules.tiebreaks)
+    order = [row.team for row in rows]
+    return Table(order, rows, standings.crosstable(order, played), entries)
+
+
+def _divisions(entries: list[GameEntry], rules: GameRules) -> list[Division]:
+    """Groups and stages from the folders, each with its own standings."""
+    parts = stages.assign((e.source, e.summary.group, e.first, e.second) for e in entries)
+    if not parts:
+        return []
+    by_part: dict[stages.Part, list[GameEntry]] = defaultdict(list)
+    for entry in entries:
+        by_part[parts[entry.source]].append(entry)
+    return [
+        Division(
+            part,
+            _table(members, rules),
+            [e.source for e in members if part.kind == "group" and not e.summary.group],
+        )
+        for part, members in sorted(by_part.items())
+    ]
 
 
 def _teams(done: list[_EventIndex]) -> dict[str, Team]:

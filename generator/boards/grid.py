@@ -17,7 +17,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 import svgwrite
 
@@ -179,31 +179,10 @@ class GridBoard:
         return "".join(parts)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
-        out = []
-        radius = _num(STONE_RADIUS)
-        for piece in position.pieces.values():
-            xy = self._xy.get(piece.at)
-            if xy is None:  # not a cell of this board: nothing sensible to draw
-                continue
-            side = css_word(piece.side)
-            out.append(f'<circle class="q-{css_word(piece.kind)} q-{side}" {xy} r="{radius}"/>')
-            if numbers and piece.ply > 0:
-                x, y = self.cells[piece.at]
-                out.append(
-                    f'<text class="q-num q-on-{side}" x="{_num(x)}" y="{_num(y)}" '
-                    f'font-size="{_num(number_size(piece.ply))}">{piece.ply}</text>'
-                )
-        return "".join(out)
+        return pieces_svg(position, self._xy, self.cells, STONE_RADIUS, number_size if numbers else None)
 
     def _marks(self, position: Position) -> str:
-        out = []
-        for cell, style in position.marks:
-            xy = self._xy.get(cell)
-            if xy is None:
-                continue
-            r = MARK_RADIUS.get(style, MARK_RADIUS["*"])
-            out.append(f'<circle class="q-mark q-mark-{css_word(style)}" {xy} r="{_num(r)}"/>')
-        return "".join(out)
+        return marks_svg(position, self._xy, MARK_RADIUS)
 
     # -- what viewer.js needs ------------------------------------------------
 
@@ -225,6 +204,46 @@ class GridBoard:
             "classes": {name: f"q-{name}" for name in ("stone", "black", "white", "red", "blue")},
         }
         return dict(self._scene)
+
+
+def pieces_svg(
+    position: Position,
+    xy: dict[str, str],
+    cells: dict[str, tuple[float, float]],
+    radius: float,
+    number_size: Callable[[int], float] | None,
+) -> str:
+    """The pieces of a position as circles (and move numbers when ``number_size`` is given).
+
+    Shared by every board drawn with circles; ``xy`` holds each cell's
+    ready-made 'cx="…" cy="…"' attributes.
+    """
+    out = []
+    r = _num(radius)
+    for piece in position.pieces.values():
+        at = xy.get(piece.at)
+        if at is None:  # not a cell of this board: nothing sensible to draw
+            continue
+        side = css_word(piece.side)
+        out.append(f'<circle class="q-{css_word(piece.kind)} q-{side}" {at} r="{r}"/>')
+        if number_size is not None and piece.ply > 0:
+            x, y = cells[piece.at]
+            out.append(
+                f'<text class="q-num q-on-{side}" x="{_num(x)}" y="{_num(y)}" '
+                f'font-size="{_num(number_size(piece.ply))}">{piece.ply}</text>'
+            )
+    return "".join(out)
+
+
+def marks_svg(position: Position, xy: dict[str, str], radius: dict[str, float]) -> str:
+    """The current ply's marks as circles, sized by style ("*" for the others)."""
+    out = []
+    for cell, style in position.marks:
+        at = xy.get(cell)
+        if at is not None:
+            r = radius.get(style, radius["*"])
+            out.append(f'<circle class="q-mark q-mark-{css_word(style)}" {at} r="{_num(r)}"/>')
+    return "".join(out)
 
 
 def number_size(ply: int) -> float:

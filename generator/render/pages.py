@@ -7,12 +7,15 @@ Links are made relative here (``href``), so templates never compute paths.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections import Counter, defaultdict
+from typing import Any, Mapping, Sequence
 
 from markupsafe import Markup
 
 from generator import __version__, games
+from generator.archive.compare import Comparison
 from generator.archive.index import Archive, Event, GameEntry, Team
+from generator.diagnostics import CATALOG
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import urls
@@ -181,9 +184,7 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     ctx = base(site, page, ev.name)
     sections = []
     for section in ev.sections:
-        team_href = {
-            t: urls.href(page, archive.teams[t].url) for t in section.teams if t in archive.teams
-        }
+        tiebreaks = section.rules.tiebreaks
         sections.append(
             {
                 "code": section.code,
@@ -194,42 +195,65 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                     loss=_num(section.rules.points.loss),
                 ),
                 "tiebreaks": [
-                    {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]}
-                    for tb in section.rules.tiebreaks
+                    {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
-                "rows": [
+                **_table(section, tiebreaks, page, archive, site),
+                "divisions": [
                     {
-                        "rank": row.rank,
-                        "tied": row.tied,
-                        "team": row.team,
-                        "href": team_href.get(row.team),
-                        "games": row.games,
-                        "wins": row.wins,
-                        "draws": row.draws,
-                        "losses": row.losses,
-                        "points": row.points,
-                        "tiebreaks": [row.tiebreaks.get(tb, 0) for tb in section.rules.tiebreaks],
+                        "id": f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}",
+                        "name": _division_name(division.part, strings),
+                        "kind": division.part.kind,
+                        "placed": len(division.placed),
+                        **_table(division.table, tiebreaks, page, archive, site),
                     }
-                    for row in section.rows
+                    for division in section.divisions
                 ],
-                "cross_teams": [
-                    {"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(section.teams)
-                ],
-                "cross": [
-                    [
-                        [
-                            {"href": urls.href(page, g.game_id), "score": g.score, "as_first": g.as_first}
-                            for g in section.cross.get(row_team, {}).get(col_team, [])
-                        ]
-                        for col_team in section.teams
-                    ]
-                    for row_team in section.teams
-                ],
-                "games": [game_row(e, page, site, archive.teams) for e in section.games],
             }
         )
     ctx.update(event={"name": ev.name, "dates": ev.config.dates, "place": ev.config.place}, sections=sections)
     return ctx
+
+
+def _division_name(part: Any, strings: Mapping[str, str]) -> str:
+    if part.kind == "group":
+        return strings["division.group"].format(name=part.name)
+    if part.kind == "stage":
+        return part.name
+    return strings["division.other"]
+
+
+def _table(table: Any, tiebreaks: tuple[str, ...], page: str, archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    """Standings rows, crosstable and game rows of a section or of one of its groups or stages."""
+    team_href = {t: urls.href(page, archive.teams[t].url) for t in table.teams if t in archive.teams}
+    return {
+        "rows": [
+            {
+                "rank": row.rank,
+                "tied": row.tied,
+                "team": row.team,
+                "href": team_href.get(row.team),
+                "games": row.games,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "points": row.points,
+                "tiebreaks": [row.tiebreaks.get(tb, 0) for tb in tiebreaks],
+            }
+            for row in table.rows
+        ],
+        "cross_teams": [{"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(table.teams)],
+        "cross": [
+            [
+                [
+                    {"href": urls.href(page, g.game_id), "score": g.score, "as_first": g.as_first}
+                    for g in table.cross.get(row_team, {}).get(col_team, [])
+                ]
+                for col_team in table.teams
+            ]
+            for row_team in table.teams
+        ],
+        "games": [game_row(e, page, site, archive.teams) for e in table.games],
+    }
 
 
 def _num(value: float) -> str:
@@ -290,7 +314,7 @@ def teams_index(archive: Archive, site: SiteInfo) -> dict[str, Any]:
     return ctx
 
 
-def problems(archive: Archive, site: SiteInfo) -> dict[str, Any]:
+def problems(archive: Archive, site: SiteInfo, comparisons: Sequence[Comparison] = ()) -> dict[str, Any]:
     page = urls.PROBLEMS
     ctx = base(site, page, site.strings["problems"])
     files = []
@@ -310,8 +334,72 @@ def problems(archive: Archive, site: SiteInfo) -> dict[str, Any]:
         sev: sum(1 for f in archive.problems.values() for d in f if d.severity == sev)
         for sev in ("error", "warning", "note")
     }
-    ctx.update(files=files, totals=totals)
+    ctx.update(
+        files=files,
+        totals=totals,
+        by_team=_problems_by_team(archive, page),
+        comparisons=[_comparison(c, archive, page, site) for c in comparisons],
+    )
     return ctx
+
+
+def _problems_by_team(archive: Archive, page: str) -> list[dict[str, Any]]:
+    """The organiser's view: per team, its records that are inconsistent, and why.
+
+    A record counts for both teams it names (which program wrote it is not
+    known); "inconsistent" means at least one error or warning.
+    """
+    records: dict[str, set[str]] = defaultdict(set)
+    bad: dict[str, set[str]] = defaultdict(set)
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    for source, entry in archive.by_source.items():
+        found = [d for d in archive.problems.get(source, ()) if d.path == source and d.severity != "note"]
+        for name in {entry.first, entry.second} - {None}:
+            records[name].add(source)
+            if found:
+                bad[name].add(source)
+                reasons[name].update({d.code for d in found})
+    rows = []
+    for name in sorted(bad, key=lambda n: (-len(bad[n]), n)):
+        team = archive.teams.get(name)
+        rows.append(
+            {
+                "team": name,
+                "href": urls.href(page, team.url) if team else None,
+                "records": len(records[name]),
+                "inconsistent": len(bad[name]),
+                "reasons": [
+                    {"code": code, "count": count, "title": CATALOG[code].title if code in CATALOG else code}
+                    for code, count in sorted(reasons[name].items(), key=lambda item: (-item[1], item[0]))
+                ],
+            }
+        )
+    return rows
+
+
+def _comparison(c: Comparison, archive: Archive, page: str, site: SiteInfo) -> dict[str, Any]:
+    strings = site.strings
+
+    def side(copy: Any) -> dict[str, Any]:
+        entry = archive.by_source.get(copy.source)
+        return {
+            "source": copy.source,
+            "download": urls.href(page, urls.record_file(copy.source)),
+            "game_href": urls.href(page, entry.url) if entry else None,
+            "teams": f"{copy.first or '?'} {strings['vs']} {copy.second or '?'}",
+            "result": result_word(strings, copy.declared) + (f" “{copy.result_text}”" if copy.result_text else ""),
+            "when": " ".join(v for v in (copy.date, copy.time) if v),
+            "moves": len(copy.moves),
+        }
+
+    return {
+        "id": f"compare-{urls.slug(c.a.source)}",
+        "a": side(c.a),
+        "b": side(c.b),
+        "differs": [strings[f"compare.{key}"] for key in c.differs_in],
+        "first_difference": c.first_difference,
+        "rows": c.rows,
+    }
 
 
 def markdown(title: str, html: str, url: str, site: SiteInfo) -> dict[str, Any]:
@@ -330,6 +418,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     strings = site.strings
     gtype = games.get(processed.code)
     assert gtype is not None and processed.replay is not None
+    gtype = gtype.ordered(processed.replay.first_letter)  # SU: red may move first
     meta = processed.meta
     decision = processed.replay.decision
     rule = None

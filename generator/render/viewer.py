@@ -99,6 +99,8 @@ def _cells_used(setup: list[Op], plies: list[Ply]) -> set[str]:
                 used.add(op[4])
             elif name in ("move", "mark"):
                 used.add(op[2] if name == "move" else op[1])
+            elif name == "path":
+                used.update(op[1])
     return used
 
 

@@ -1,0 +1,144 @@
+"""A tournament archive as organisers have it: groups, stages, copies, spellings.
+
+Unit tests of the folder rules, then the demo's Surakarta event built as a
+user builds it, checked the way its organiser would check it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from generator.archive.stages import assign, folder_part
+
+EVENT = "2025-su"
+
+
+@pytest.mark.parametrize(
+    "folder, kind, name",
+    [
+        ("A1A2", "group", "A"),
+        ("B3", "group", "B"),
+        ("B1/4", "group", "B"),
+        ("A组", "group", "A"),
+        ("Group C", "group", "C"),
+        ("决赛/8.4/A1-C5", "stage", "决赛"),
+        ("A1B2", "stage", "A1B2"),  # two letters: not one group
+    ],
+)
+def test_what_a_folder_says(folder, kind, name):
+    part = folder_part(folder)
+    assert (part.kind, part.name) == (kind, name)
+
+
+def test_loose_records_join_the_group_both_teams_play_in():
+    parts = assign(
+        [
+            ("e/A1A2/x.txt", "A1A2", "甲", "乙"),
+            ("e/B1/y.txt", "B1", "丙", "丁"),
+            ("e/z.txt", "", "丙", "丁"),  # both in group B only
+            ("e/w.txt", "", "甲", "丙"),  # across groups: stays "other"
+            ("e/决赛/v.txt", "决赛", "甲", "丙"),
+        ]
+    )
+    assert parts["e/z.txt"].name == "B"
+    assert parts["e/w.txt"].kind == "other"
+    assert parts["e/决赛/v.txt"].kind == "stage"
+    assert sorted(parts.values())[0].name == "A"  # groups first, then stages, then other
+
+
+def test_an_event_without_folders_has_no_parts():
+    assert assign([("e/x.txt", "", "甲", "乙")]) == {}
+
+
+# -- the demo's Surakarta event, built ----------------------------------------------
+
+
+def qipu(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, encoding="utf-8"
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("su")
+    result = qipu("build", "--config", str(REPO / "site.toml"), "--out", str(work / "site"), cwd=work)
+    assert result.returncode == 0, result.stderr
+    return work / "site"
+
+
+def text_of(page: Path) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+
+
+def test_event_page_has_groups_a_final_stage_and_overall_standings(site):
+    page = (site / "events" / EVENT / "index.html").read_text(encoding="utf-8")
+    for heading in ("总积分表", "A 组", "B 组", "决赛"):
+        assert heading in page
+    # Group A's standings hold its four teams and no team of group B.
+    group_a = page.split('id="SU-group-a"')[1].split("</section>")[0]
+    for team in ("北科大·沼泽", "哈理工·苏拉", "北信科·贝壳", "安大·天源"):
+        assert team in group_a
+    assert "八哥" not in group_a.split("<h4>")[2] if group_a.count("<h4>") > 2 else True
+    # The two records left in the event folder are placed in group B, and the page says so.
+    group_b = page.split('id="SU-group-b"')[1].split("</section>")[0]
+    assert "2 " in text_of_fragment(group_b) and "按双方所在小组归入" in group_b
+
+
+def text_of_fragment(fragment: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment))
+
+
+def test_group_codes_in_records_are_merged_by_the_aliases(site):
+    page = (site / "events" / EVENT / "index.html").read_text(encoding="utf-8")
+    overall = page.split('id="SU-overall"')[1].split("<h3>")[0]
+    assert ">A1<" not in overall and ">A2<" not in overall
+    rows = re.findall(r"<tr>\s*<td>\d+", overall)
+    assert len(rows) == 8  # eight teams, not ten
+
+
+def test_a_game_saved_twice_is_one_page_naming_both_files(site):
+    lines = [json.loads(line) for line in (site / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    copied = [g for g in lines if g["event"] == EVENT and g["duplicates"]]
+    assert len(copied) == 1
+    assert "副本" in copied[0]["duplicates"][0]
+
+
+def test_problems_page_compares_disagreeing_copies_side_by_side(site):
+    page = (site / "problems" / "index.html").read_text(encoding="utf-8")
+    assert "同一对局的两份棋谱不一致" in page
+    compare = page.split('class="q-comparisons"')[1].split("</section>\n</section>")[0]
+    assert "对方记录" in compare and "q-differs" in compare
+    # The shorter copy has no moves where the longer one goes on: shown as "—".
+    assert "<td>—</td>" in compare
+
+
+def test_problems_page_has_the_organisers_view_per_team(site):
+    page = (site / "problems" / "index.html").read_text(encoding="utf-8")
+    teams = page.split('id="by-team"')[1].split("</section>")[0]
+    # The record with the illegal capture counts against both its teams.
+    assert "合工大·苏苏" in teams and "八哥" in teams
+    assert "RULE-E206" in teams
+
+
+def test_check_suggests_the_alias_for_a_team_spelled_two_ways(tmp_path):
+    result = qipu("check", "--config", str(REPO / "site.toml"), str(REPO / "content" / EVENT), cwd=tmp_path)
+    assert result.returncode == 1  # the demo's illegal capture
+    assert '"HLG SuLa" = "哈理工·苏拉"' in result.stdout
+    as_json = qipu("check", "--format", "json", "--config", str(REPO / "site.toml"), str(REPO / "content" / EVENT), cwd=tmp_path)
+    notes = [json.loads(line) for line in as_json.stdout.splitlines() if '"ARC-N102"' in line]
+    assert notes and set(notes[0]) == {"path", "line", "column", "severity", "code", "message"}
+
+
+def test_capture_game_page_has_the_loop_board(site):
+    pages = sorted((site / "games" / EVENT).rglob("*.html"))
+    assert pages
+    page = pages[0].read_text(encoding="utf-8")
+    assert "q-loop-inner" in page and "q-loop-outer" in page
