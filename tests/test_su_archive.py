@@ -142,3 +142,46 @@ def test_capture_game_page_has_the_loop_board(site):
     assert pages
     page = pages[0].read_text(encoding="utf-8")
     assert "q-loop-inner" in page and "q-loop-outer" in page
+
+
+# -- the real archive's layout, rebuilt from the corpus -------------------------------
+
+# Where each corpus record lay in the 2018 CCGC archive (corpus/SOURCES.md).
+ARCHIVE_FOLDERS = {
+    "SU_03_A1vsA2_trailing_spaces.txt": "A1A2",
+    "SU_04_red_on_top_times_sign.txt": "A1A4",
+    "SU_05_ts12_heifangsheng.txt": "A1A6",
+    "SU_06_repetition_tail_comment.txt": "A1A3",
+    "SU_07_mixed_eol_missing_colon.txt": "B1/4",
+    "SU_08_lowercase_x.txt": "",
+    "SU_09_fullwidth_colon_spaced_pipes.txt": "",
+    "SU_10_utf8_bom.txt": "B3",
+    "SU_11_red_top_red_first_ccgc_place.txt": "B2",
+    "SU_12_utf8_lf_no_board_spaced_moves.txt": "",
+    "SU_13_bom_11digit_time_fw_colon.txt": "",
+    "SU_14_draw_placeholder_filename.txt": "决赛/8.4/A1-C5",
+    "SU_15_date_only_red_first.txt": "决赛/8.4/A1-B1",
+    "SU_16_truncated_6_moves.txt": "B5",
+}
+
+
+def test_the_real_archive_layout_builds_with_groups_and_a_final(corpus, tmp_path):
+    content = tmp_path / "content" / "2018-su"
+    for name, folder in ARCHIVE_FOLDERS.items():
+        target = content / folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((corpus / "SU" / name).read_bytes())  # copied into a temporary folder only
+    result = qipu("build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "site"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "site"
+    page = (site / "events" / "2018-su" / "index.html").read_text(encoding="utf-8")
+    for heading in ("A 组", "B 组", "决赛", "总积分表"):
+        assert heading in page
+    # Every record became a game page; none vanished.
+    lines = [json.loads(line) for line in (site / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    shown = {g["source"] for g in lines} | {d for g in lines for d in g["duplicates"]}
+    assert shown == {f"2018-su/{folder + '/' if folder else ''}{name}" for name, folder in ARCHIVE_FOLDERS.items()}
+    problems = (site / "problems" / "index.html").read_text(encoding="utf-8")
+    # The two records with impossible moves are on the problems page with the rule they break.
+    assert "SU_11_red_top_red_first_ccgc_place.txt" in problems and "SU_12_utf8_lf_no_board_spaced_moves.txt" in problems
+    assert "RULE-E206" in problems and "RULE-E203" in problems
