@@ -188,8 +188,7 @@ def event_files() -> tuple[list[DemoFile], dict[str, list[str]]]:
                     # Programs that let red move first (from the bottom rows), as real ones do.
                     colour = RED if writer.name in ("dash", "lower") else BLACK
                     game = make_game(first, second, colour, "2025-11-22", slots[(2 * rnd + leg) % 6], f"su:{letter}:{rnd}:{x}:{y}:{leg}")
-                    for team, share in ((first, 1.0 if game.result == "first" else 0.5 if game.result == "draw" else 0.0),):
-                        points[team] = points.get(team, 0) + share
+                    points[first] = points.get(first, 0) + {"first": 1.0, "draw": 0.5}.get(game.result, 0.0)
                     points[second] = points.get(second, 0) + {"second": 1.0, "draw": 0.5}.get(game.result, 0.0)
                     folder = _group_folder(letter, teams, x, y, rnd)
                     loose = letter == "B" and rnd == 2 and leg == 1

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-from generator.archive.index import build_index
+from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
 from generator.build import Builder, summarize
 from generator.config import Config
@@ -47,8 +48,14 @@ def _relative(config: Config, path: Path) -> str:
     return resolved.as_posix()
 
 
-def check_paths(config: Config, paths: list[Path]) -> list[Diagnostic]:
-    """Every diagnostic of the records under ``paths``, sorted by file and position."""
+@dataclass(slots=True)
+class Checked:
+    diagnostics: list[Diagnostic]  # sorted by file and position; alias notes last
+    aliases: list[str]  # likely [aliases] lines for site.toml, ready to paste
+
+
+def check_paths(config: Config, paths: list[Path]) -> Checked:
+    """Every diagnostic of the records under ``paths``, and the aliases they suggest."""
     builder = Builder(config, jobs=1)
     summaries = []
     for path in _files(paths):
@@ -64,13 +71,10 @@ def check_paths(config: Config, paths: list[Path]) -> list[Diagnostic]:
         summaries.append(summarize(processed, processed.sha256))
     archive = build_index(summaries, config)
     found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}
-    return sorted(found) + alias_notes(config, archive.suggestions)
-
-
-def alias_notes(config: Config, suggestions: list[Suggestion]) -> list[Diagnostic]:
-    """One note per likely alias, naming the line to add to site.toml."""
-    where = "site.toml"
-    return [make(where, 0, 0, ALIAS, f"{s.reason}: {alias_line(s)} under [aliases]?") for s in suggestions]
+    suggestions = alias_suggestions(archive, config)
+    lines = [alias_line(s) for s in suggestions]
+    notes = [make("site.toml", 0, 0, ALIAS, f"{s.reason}: {line} under [aliases]?") for s, line in zip(suggestions, lines)]
+    return Checked(sorted(found) + notes, lines)
 
 
 def alias_line(suggestion: Suggestion) -> str:

@@ -143,14 +143,15 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
-    from generator.check import ALIAS, check_paths
+    from generator.check import check_paths
 
     paths = args.paths or [config.content_dir]
     missing = [p for p in paths if not p.exists()]
     if missing:
         print(f"qipu: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
         return EXIT_USAGE
-    found = problems + check_paths(config, paths)
+    checked = check_paths(config, paths)
+    found = problems + checked.diagnostics
     for d in found:
         if args.format == "json":
             print(json.dumps(d.to_json(), ensure_ascii=False))
@@ -159,10 +160,9 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     errors = sum(1 for d in found if d.severity == "error")
     if args.format == "text":
         warnings = sum(1 for d in found if d.severity == "warning")
-        aliases = [d.message.split(": ", 1)[1].removesuffix(" under [aliases]?") for d in found if d.code == ALIAS]
-        if aliases:
+        if checked.aliases:
             print("\nLikely aliases: check each, then add under [aliases] in site.toml:")
-            print("\n".join(f"  {line}" for line in aliases))
+            print("\n".join(f"  {line}" for line in checked.aliases))
         print(f"{errors} errors, {warnings} warnings", file=sys.stderr)
     return EXIT_ERRORS if errors else EXIT_OK
 

@@ -152,7 +152,7 @@ class Archive:
     problems: dict[str, list[Diagnostic]]  # every file with a diagnostic -> its errors, warnings and notes
     summaries: list[Summary]
     compared: list[tuple[str, str]] = field(default_factory=list)  # copies of one game that disagree
-    suggestions: list[Suggestion] = field(default_factory=list)  # likely aliases not yet in site.toml
+    shared: list[tuple[str, str]] = field(default_factory=list)  # spellings met on one side of one game
 
 
 @dataclass(slots=True)
@@ -214,18 +214,18 @@ class Indexer:
                 problems[s.source] = list(s.diagnostics)  # not a game: unreadable, unknown code
         teams = _teams(done_events)
         compared = [pair for done in done_events for pair in done.compared]
+        shared = sorted({pair for done in done_events for pair in done.shared})
         return Archive(
-            events, teams, entries, by_source, dict(sorted(problems.items())), summaries,
-            compared, _suggestions(done_events, names),
+            events, teams, entries, by_source, dict(sorted(problems.items())), summaries, compared, shared
         )
 
 
-def _suggestions(done: list[_EventIndex], names: Teams) -> list[Suggestion]:
-    """Spellings that look like one team and that no alias joins yet."""
-    written = {w for part in done for spellings in part.spellings.values() for w in spellings}
-    shared = {pair for part in done for pair in part.shared}
+def alias_suggestions(archive: Archive, config: Config) -> list[Suggestion]:
+    """Spellings that look like one team and that no alias joins yet (for ``qipu check``)."""
+    names = Teams(config.aliases)
+    written = {w for team in archive.teams.values() for w in team.spellings}
     return [
-        s for s in suggest_aliases(written, shared)
+        s for s in suggest_aliases(written, archive.shared)
         if names.canonical(s.names[0]) != names.canonical(s.names[1])
     ]
 

@@ -198,10 +198,9 @@ class _Reader:
             if "先手" in body and "后手" in body and self.teams_line is None:
                 self.teams_line = (number, body)
                 return
-            date, _, place = metadata.parse_when(body)
+            date, clock, place = metadata.parse_when(body)
             if date is not None and self.header.date is None:
-                self.header.date, self.header.time, _ = metadata.parse_when(body)
-                self.header.place = place
+                self.header.date, self.header.time, self.header.place = date, clock, place
                 return
             if body and self.teams_line is None and number > 1:
                 self.report(number, 1, OTHER_COMMENT, f"line #{body[:40]} kept as a comment")
