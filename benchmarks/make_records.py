@@ -10,7 +10,8 @@ Two uses:
 
 ``python benchmarks/make_records.py --demo [--out content]``
     Re-make the demo archive's records (``content/2025-c5``,
-    ``content/2025-c6``): double round robins played by a small greedy
+    ``content/2025-c6``, and through ``demo_su.py`` and ``demo_go.py`` the
+    Surakarta, GO9, NoGo, Phantom Go and Hex events): double round robins played by a small greedy
     player whose strength depends on the team, with planned results that make
     interesting standings (a tie on points broken by a tie-break), and the
     realistic blemishes the demo is meant to show (encodings, line ends,
@@ -43,6 +44,7 @@ from generator.games import GameType  # noqa: E402
 from generator.rules.connect import ConnectState  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import demo_go  # noqa: E402  (the Go-family and Hex events of --demo)
 import demo_su  # noqa: E402  (the Surakarta event of --demo)
 
 RESULT_WORDS = {"first": "先手胜", "second": "后手胜", "draw": "平局", "unknown": "未决胜"}
@@ -930,6 +932,26 @@ def write_demo(content: Path) -> list[DemoFile]:
             if f.quirk:
                 print(f"  [{f.quirk}] {f.path}")
     written += write_demo_su(content)
+    written += write_demo_go(content)
+    return written
+
+
+def write_demo_go(content: Path) -> list[DemoFile]:
+    """The GO9, NoGo, Phantom Go and Hex events (benchmarks/demo_go.py)."""
+    written: list[DemoFile] = []
+    for event in demo_go.EVENTS:
+        folder = content / event.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("*.txt"):
+            old.unlink()
+        files = demo_go.event_files(event)
+        for f in files:
+            (content / f.path).write_bytes(f.data)
+        print(f"{event.folder}: {len(files)} files")
+        for f in files:
+            if f.quirk:
+                print(f"  [{f.quirk}] {f.path}")
+        written += [DemoFile(f.path, f.data, f.quirk) for f in files]
     return written
 
 

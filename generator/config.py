@@ -511,8 +511,11 @@ class _Reader:
                 self.error(CFG_OPTION, option_path, f"{dotted(option_path)}: {game.code} has no rule option {name!r}; its options: {known}")
                 continue
             checked = _option_value(game.options[name], option)
+            allowed = game.choices.get(name)
             if checked is None:
                 self.wrong_type(option_path, _type_name(game.options[name]), option)
+            elif allowed and checked[0] not in allowed:
+                self.wrong_type(option_path, " or ".join(repr(v) for v in allowed), option)
             else:
                 chosen[name] = checked[0]
         return chosen

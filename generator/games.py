@@ -43,6 +43,8 @@ class GameType:
     # Whether each record says who moves first (SU: black or red may); then
     # ``first`` is only the standard's choice, and ``ordered()`` gives the record's.
     first_from_record: bool = False
+    # String options that take one of a few values: option -> the values.
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def side_of(self, letter: str) -> str | None:
         """"first"/"second" for a side letter as written, or None if unknown."""
@@ -93,6 +95,25 @@ def _module(package: str, name: str) -> ModuleType:
 _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")
 _RED = Side("R", "red", "红方", "Red")
+_BLUE = Side("B", "blue", "蓝方", "Blue")
+
+def _go_family(code: str, name_zh: str, name_en: str, size: int, variant: str, **params: Any) -> GameType:
+    """An entry of the Go family: black first; komi for the games that count (not NoGo)."""
+    return GameType(
+        code=code,
+        name_zh=name_zh,
+        name_en=name_en,
+        format="paren",
+        rules="go",
+        board="grid",
+        first=_BLACK,
+        second=_WHITE,
+        columns=size,
+        rows=size,
+        params=MappingProxyType({"variant": variant, **params}),
+        options=MappingProxyType({} if variant == "nogo" else {"komi": 7.5}),
+    )
+
 
 GAMES: Mapping[str, GameType] = MappingProxyType(
     {
@@ -140,6 +161,31 @@ GAMES: Mapping[str, GameType] = MappingProxyType(
             params=MappingProxyType({}),
             options=MappingProxyType({}),
             first_from_record=True,
+        ),
+        # The Go family (formats/paren.py, rules/go.py): Chinese rules, area
+        # scoring; "variant" switches the engine to NoGo or Phantom Go.
+        # The 19-line standard writes the row as a letter too (B[LI]: column L, row 9).
+        "GO": _go_family("GO", "围棋", "Go (19x19)", 19, "go", row_letters=True),
+        "GO13": _go_family("GO13", "十三路围棋", "Go (13x13)", 13, "go"),
+        "GO9": _go_family("GO9", "九路围棋", "Go (9x9)", 9, "go"),
+        "NG": _go_family("NG", "不围棋", "NoGo", 9, "nogo"),
+        "PG": _go_family("PG", "幻影围棋", "Phantom Go", 9, "phantom"),
+        "HEX": GameType(
+            code="HEX",
+            name_zh="海克斯棋",
+            name_en="Hex",
+            format="brace",
+            rules="hex",
+            board="hex",
+            first=_RED,
+            second=_BLUE,
+            columns=11,
+            rows=11,
+            params=MappingProxyType({}),
+            # "rows": red joins the row-1 and row-11 edges, blue the A and K
+            # edges (the standard's default); "columns": the other way round.
+            options=MappingProxyType({"red_joins": "rows"}),
+            choices=MappingProxyType({"red_joins": ("rows", "columns")}),
         ),
     }
 )

@@ -75,6 +75,9 @@ class Move:
     # (``X``) rather than a plain move (``-``). Placement games leave them be.
     to: tuple[str, int] | None = None
     capture: bool = False
+    # A pass (Go family: ``B[]`` or ``B[tt]``): ``point`` is None and the
+    # move is not an unreadable one.
+    passed: bool = False
 
 
 @dataclass(slots=True)
@@ -121,6 +124,10 @@ class Record:
 #   ["path", [cell, ...], style]  a line through cells while this ply is shown
 #                                 (a capture's route); the board's scene says
 #                                 which steps are curves rather than straight
+#   ["count", key, value]         set a counter shown beside the board until
+#                                 changed ("captures.first": stones the first
+#                                 player has captured; "attempts.second": the
+#                                 second player's failed attempts)
 # ``side`` is a colour name ("black", "white", "red", "blue"); ``kind`` names
 # a piece drawing ("stone", ...). See generator/scene.py.
 Op = list
@@ -138,7 +145,12 @@ class Ply:
     mark: int | None = None
     line: int = 0
     column: int = 0
-    visible_to: tuple[str, ...] | None = None  # hidden-information games; None = everyone
+    # Hidden-information games (Phantom Go ...). ``visible_to``: the views
+    # that may read this ply's label (None = everyone; the referee sees all).
+    # ``ops`` are applied in every view; each ``(views, ops)`` group of
+    # ``hidden`` only in the views it names ("referee", "first", "second").
+    visible_to: tuple[str, ...] | None = None
+    hidden: list[tuple[tuple[str, ...], list[Op]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -153,6 +165,9 @@ class Decision:
     rule: str
     ply: int  # the ply that decided it
     cells: tuple[str, ...] = ()
+    # The numbers behind it, when there are some: the area count of Go,
+    # e.g. {"first": 45.0, "second": 36.0, "komi": 7.5}.
+    score: dict[str, float] | None = None
 
 
 @dataclass(slots=True)
@@ -167,6 +182,9 @@ class Replay:
     # The side letter of the player who moved first, where the record decides
     # it (SU: black or red); None where the game fixes it.
     first_letter: str | None = None
+    # Which drawing of the board this game needs when an event option changes
+    # it (HEX: which edges red joins); None for the game type's usual board.
+    variant: str | None = None
 
     @property
     def computed(self) -> Result | None:

@@ -8,7 +8,11 @@ Both sides must agree, so the semantics live here, in one small function:
 
 * pieces persist from ply to ply until removed;
 * ``mark``, ``path`` and ``note`` belong to the ply that carries them and
-  are shown only while that ply is the current one.
+  are shown only while that ply is the current one;
+* ``count`` sets a counter that keeps its value until set again;
+* in hidden-information games a position is seen from one *view*
+  (``"referee"``, ``"first"``, ``"second"``): a ply's ``ops`` apply in every
+  view, each group of its ``hidden`` ops only in the views it names.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Position:
     marks: list[tuple[str, str]] = field(default_factory=list)  # (cell, style) of the current ply
     notes: list[str] = field(default_factory=list)
     paths: list[tuple[list[str], str]] = field(default_factory=list)  # (cells, style) of the current ply
+    counts: dict[str, int] = field(default_factory=dict)  # counter key -> value
 
 
 def add(piece_id: str, kind: str, side: str, at: str) -> Op:
@@ -61,6 +66,22 @@ def note(text: str) -> Op:
 def path(cells: list[str], style: str) -> Op:
     """A route through cells in order, e.g. a capture travelling along a loop."""
     return ["path", list(cells), style]
+
+
+def counter(key: str, value: int) -> Op:
+    """Set a counter shown beside the board (captured stones, failed attempts ...)."""
+    return ["count", key, value]
+
+
+def ops_for(ply: Ply, view: str = "referee") -> list[Op]:
+    """The operations of a ply as one view sees them."""
+    if not ply.hidden:
+        return ply.ops
+    ops = list(ply.ops)
+    for views, group in ply.hidden:
+        if view in views:
+            ops.extend(group)
+    return ops
 
 
 def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> None:
@@ -93,18 +114,20 @@ def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> 
         elif name == "path":
             if current:
                 position.paths.append((list(op[1]), op[2]))
+        elif name == "count":
+            position.counts[op[1]] = op[2]
         else:
             raise ValueError(f"unknown scene operation {name!r}")
 
 
-def position_after(setup: list[Op], plies: list[Ply], count: int | None = None) -> Position:
-    """The position after the first ``count`` plies (all of them by default)."""
+def position_after(setup: list[Op], plies: list[Ply], count: int | None = None, view: str = "referee") -> Position:
+    """The position after the first ``count`` plies (all of them by default), as ``view`` sees it."""
     position = Position()
     apply(position, setup, 0)
     chosen = plies[: len(plies) if count is None else count]
     last = len(chosen) - 1
     for i, ply in enumerate(chosen):
-        apply(position, ply.ops, ply.number, i == last)
+        apply(position, ops_for(ply, view), ply.number, i == last)
     return position
 
 

@@ -6,13 +6,16 @@
  *            numberSizes: [[minPly, fontSize], ...], classes: {name: class},
  *            curves?: {"A|B": "A rx ry 0 large sweep x y"}}
  *   setup:  operations that build the start position
- *   plies:  [{n: number, s: side, c: colour, l: label, o: ops, m: mark?, v: visibleTo?}]
+ *   plies:  [{n: number, l: label, o: ops, m: mark?, v: visibleTo?, h: hidden?}]
+ *           o applies in every view; h is [[views], ops] groups, each applied
+ *           only in the views it names; v lists who may read the label
  *   views:  [[id, label], ...]  (empty unless some ply is hidden from someone)
+ *   counters: [[key, label], ...]  (captured stones ...; values come from ops)
  *   strings, marks: UI words and MARK words in the page language
  * Operations (generator/scene.py is the reference): ["add", id, kind, side, at],
  * ["move", id, to], ["remove", id], ["set", id, kind], ["mark", at, style],
- * ["note", text], ["path", [cell, ...], style]. Pieces persist; marks, notes
- * and paths belong to their ply only. A path is drawn straight from cell to
+ * ["note", text], ["path", [cell, ...], style], ["count", key, value].
+ * Pieces and counts persist; marks, notes and paths belong to their ply only. A path is drawn straight from cell to
  * cell, except where scene.curves has the step (a Surakarta arc).
  *
  * The first viewer on the page owns the URL hash `#ply=N`.
@@ -36,11 +39,22 @@
     return view === "referee" || !ply.v || ply.v.indexOf(view) >= 0;
   }
 
+  /* A ply's operations as one view sees them. */
+  function opsFor(ply, view) {
+    if (!ply.h) return ply.o;
+    var ops = ply.o.slice();
+    for (var g = 0; g < ply.h.length; g++) {
+      if (ply.h[g][0].indexOf(view) >= 0) ops = ops.concat(ply.h[g][1]);
+    }
+    return ops;
+  }
+
   /* The position after each ply: states[0] is the setup, states[M] the end.
    * Computed once per view; piece records are copied on write, so every
    * state can share the unchanged ones. */
   function computeStates(data, view) {
     var pieces = {};
+    var counts = {};
     var states = [];
 
     function apply(ops, plyNumber) {
@@ -48,6 +62,7 @@
       var notes = [];
       var paths = [];
       var next = {};
+      var nextCounts = counts;
       var id;
       for (id in pieces) next[id] = pieces[id];
       for (var i = 0; i < ops.length; i++) {
@@ -77,18 +92,26 @@
           case "path":
             paths.push([op[1], op[2]]);
             break;
+          case "count":
+            if (nextCounts === counts) {
+              nextCounts = {};
+              for (id in counts) nextCounts[id] = counts[id];
+            }
+            nextCounts[op[1]] = op[2];
+            break;
           default:
             break; // an operation from a newer generator: skip, do not break the page
         }
       }
       pieces = next;
-      states.push({pieces: pieces, marks: marks, notes: notes, paths: paths});
+      counts = nextCounts;
+      states.push({pieces: pieces, marks: marks, notes: notes, paths: paths, counts: counts});
     }
 
     apply(data.setup || [], 0);
     for (var n = 0; n < data.plies.length; n++) {
       var ply = data.plies[n];
-      apply(visible(ply, view) ? ply.o : [], ply.n);
+      apply(opsFor(ply, view), ply.n);
     }
     return states;
   }
@@ -139,6 +162,7 @@
     if (slider) slider.max = String(count);
     var badge = root.querySelector(".q-badge");
     var notesBox = root.querySelector(".q-notes");
+    var countsBox = root.querySelector(".q-counters");
     var list = root.querySelector(".q-moves");
     var playButton = root.querySelector(".q-play");
     var speed = root.querySelector(".q-speed");
@@ -227,6 +251,15 @@
       badge.hidden = mark === null;
     }
 
+    function showCounts(state) {
+      if (!countsBox) return;
+      var values = countsBox.querySelectorAll("[data-count]");
+      for (var i = 0; i < values.length; i++) {
+        var key = values[i].getAttribute("data-count");
+        values[i].textContent = String(state.counts[key] || 0);
+      }
+    }
+
     function showNotes(state) {
       if (!notesBox) return;
       clear(notesBox);
@@ -271,6 +304,7 @@
       drawPieces(state);
       showBadge(n);
       showNotes(state);
+      showCounts(state);
       showEntry(n);
       if (slider) slider.value = String(n);
       if (readout) {

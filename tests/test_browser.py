@@ -127,7 +127,10 @@ def _replay(cells: list[str], visible: bool = True) -> Replay:
         if i == 2:
             ops.append(note("Note <b>three</b>"))
         label = f"{colour[0].upper()}({cell[0]},{cell[1:]})"
-        plies.append(Ply(i + 1, side, colour, label, ops, visible_to=None if visible else (side,)))
+        if visible:
+            plies.append(Ply(i + 1, side, colour, label, ops))
+        else:  # seen by the referee and the mover only, as Phantom Go's engine writes them
+            plies.append(Ply(i + 1, side, colour, label, [], visible_to=(side,), hidden=[(("referee", side), ops)]))
     return Replay([], plies, [], None)
 
 
@@ -340,7 +343,7 @@ def test_view_selector_hides_plies(page, harness_page: str) -> None:  # type: ig
     second = page.locator(".q-viewer").nth(1)
     select = second.locator("select.q-view")
     assert select.is_visible() and not page.locator(".q-viewer").nth(0).locator(".q-view-label").is_visible()
-    assert select.locator("option").all_inner_texts() == ["Referee", "First player", "Second player"]
+    assert select.locator("option").all_inner_texts() == ["Referee", "Black's view", "White's view"]
     assert stones(page, 1) == 4
     select.select_option("first")
     assert stones(page, 1) == 2  # only the first player's own stones
@@ -381,3 +384,36 @@ def test_surakarta_capture_path_is_drawn_on_its_ply_only(page, tmp_path: Path) -
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert paths.count() == 0
+
+
+PHANTOM = "([PG][甲队 B][乙队 W][未决胜][2025.12.07 10:00 北京][测试赛];B[E5];W[D5];B[D5];B[C3];W[E5];W[F5])"
+
+
+def test_phantom_go_views_and_counters(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A real Phantom Go page: each side's view hides the other's stones, found stones appear, counters step."""
+    content = tmp_path / "content" / "2025-pg"
+    content.mkdir(parents=True)
+    (content / "PG-甲队 B vs 乙队 W-未决胜-2025.12.07 10.00 北京-测试赛.txt").write_text(PHANTOM, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--content", "content", "--out", "site", "--jobs", "1"],
+        cwd=tmp_path, env=env, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (game,) = (tmp_path / "site" / "games").rglob("*.html")
+    page.goto(game.as_uri())
+    viewer = page.locator(".q-viewer")
+    attempts = viewer.locator('dd[data-count="attempts.first"]')
+    assert stones(page) == 4 and attempts.inner_text() == "1"  # the referee sees every stone
+    viewer.locator("select.q-view").select_option("first")
+    # Black sees its two stones and the white stone its failed attempt at D5 found, not F5.
+    cells = page.evaluate("[...document.querySelectorAll('.q-viewer .q-pieces circle')].map(c => c.getAttribute('class'))")
+    assert sorted(cells) == ["q-stone q-black", "q-stone q-black", "q-stone q-white"]
+    assert viewer.locator(".q-moves li.q-hidden").count() == 3  # White's three plies
+    page.focus(".q-viewer")
+    page.keyboard.press("Home")
+    assert stones(page) == 0 and attempts.inner_text() == "0"
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert attempts.inner_text() == "1" and hash_of(page) == "#ply=3"
+    assert "failed attempt" in viewer.locator(".q-notes").inner_text()

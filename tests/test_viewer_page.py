@@ -12,7 +12,7 @@ from generator import games
 from generator.model import Decision, Move, Ply, Replay
 from generator.render.env import make_env
 from generator.render.viewer import STRINGS, json_for_script, viewer_context
-from generator.scene import add, mark, note
+from generator.scene import add, mark, note, position_after
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 EVIL = "</script><script>alert(1)</script>"
@@ -147,13 +147,17 @@ def test_rendered_partial_lists_moves_as_anchors() -> None:
 
 def test_views_are_offered_for_hidden_plies() -> None:
     plies = [
-        Ply(1, "first", "black", "B[D5]", [add("s1", "stone", "black", "D5")], visible_to=("first",)),
-        Ply(2, "second", "white", "W[E5]", [add("s2", "stone", "white", "E5")], visible_to=("second",)),
+        Ply(1, "first", "black", "B[D5]", [], visible_to=("first",), hidden=[(("referee", "first"), [add("s1", "stone", "black", "D5")])]),
+        Ply(2, "second", "white", "W[E5]", [], visible_to=("second",), hidden=[(("referee", "second"), [add("s2", "stone", "white", "E5")])]),
     ]
     viewer = viewer_context(games.get("C5"), Replay([], plies, [], None), strings=STRINGS["en"], label="x")
     data = json.loads(str(viewer["data"]))
-    assert [v[0] for v in data["views"]] == ["referee", "first", "second"]
+    assert data["views"] == [["referee", "Referee"], ["first", "Black's view"], ["second", "White's view"]]
     assert data["plies"][0]["v"] == ["first"]
+    assert data["plies"][0]["h"] == [[["referee", "first"], [["add", "s1", "stone", "black", "D5"]]]]
+    # Hidden stones are on the board only in the views that may see them.
+    assert {p.at for p in position_after([], plies).pieces.values()} == {"D5", "E5"}
+    assert {p.at for p in position_after([], plies, view="first").pieces.values()} == {"D5"}
     assert 'class="q-view"' in render(viewer)
 
 

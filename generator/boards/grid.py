@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable
+from typing import Any
 
 import svgwrite
 
@@ -35,6 +36,8 @@ LABEL_SIZE = 17
 MARK_RADIUS = {"last": 6, "win": 21, "*": 21}
 
 _SVG_NS = "http://www.w3.org/2000/svg"
+# Stands for the static drawing in an SVG made with ``static=False``.
+STATIC_MARK = "<!--q-board-->"
 _CLASS_WORD = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -81,6 +84,7 @@ class GridBoard:
     columns: int
     rows: int
     stars: tuple[str, ...] = ()
+    row_letters: bool = False  # 19-line Go writes rows as letters too (A = row 1)
     # Derived from the size in __post_init__:
     cells: dict[str, tuple[float, float]] = field(init=False, repr=False)  # cell id -> (x, y)
     width: int = field(init=False)
@@ -132,7 +136,7 @@ class GridBoard:
         return "".join(parts)
 
     def _draw_labels(self, dwg: svgwrite.Drawing, left: int, top: int, right: int, bottom: int) -> str:
-        """Letters below and above, numbers left and right, row 1 at the bottom."""
+        """Letters below and above, numbers (or letters) left and right, row 1 at the bottom."""
         labels = dwg.g(class_="q-coords", font_size=LABEL_SIZE, text_anchor="middle", fill="#3b2f1e")
         # The shift moves the baseline down so that the glyphs are centred.
         shift = LABEL_SIZE * 0.35
@@ -143,12 +147,12 @@ class GridBoard:
             labels.add(dwg.text(letter, insert=(cx, top - LABEL_GAP + shift), class_="q-coord q-col"))
         for row in range(1, self.rows + 1):
             cy = top + (self.rows - row) * STEP + shift
-            labels.add(dwg.text(str(row), insert=(left - LABEL_GAP, cy), class_="q-coord q-row"))
-            labels.add(dwg.text(str(row), insert=(right + LABEL_GAP, cy), class_="q-coord q-row"))
+            name = COLUMN_LETTERS[row - 1] if self.row_letters else str(row)
+            labels.add(dwg.text(name, insert=(left - LABEL_GAP, cy), class_="q-coord q-row"))
+            labels.add(dwg.text(name, insert=(right + LABEL_GAP, cy), class_="q-coord q-row"))
         return labels.tostring()
 
-    # Stands for the static drawing in an SVG made with ``static=False``.
-    STATIC_MARK = "<!--q-board-->"
+    STATIC_MARK = STATIC_MARK
 
     @property
     def static_markup(self) -> str:
@@ -163,20 +167,9 @@ class GridBoard:
         ``static=False`` the static drawing is left out and :attr:`STATIC_MARK`
         stands in its place, for caches that keep many positions of one board.
         """
-        text = escape(label, quote=True)
-        parts = [
-            f'<svg xmlns="{_SVG_NS}" class="q-board" viewBox="0 0 {self.width} {self.height}" '
-            f'role="img" aria-label="{text}"><title>{text}</title>',
-            self._static if static else self.STATIC_MARK,
-            '<g class="q-pieces" text-anchor="middle" dominant-baseline="central">',
-        ]
-        if position is not None:
-            parts.append(self._pieces(position, numbers))
-        parts.append('</g><g class="q-marks">')
-        if position is not None:
-            parts.append(self._marks(position))
-        parts.append("</g></svg>")
-        return "".join(parts)
+        pieces = self._pieces(position, numbers) if position is not None else ""
+        marks = self._marks(position) if position is not None else ""
+        return svg_document("q-board", self.width, self.height, label, self._static if static else None, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
         return pieces_svg(position, self._xy, self.cells, STONE_RADIUS, number_size if numbers else None)
@@ -204,6 +197,24 @@ class GridBoard:
             "classes": {name: f"q-{name}" for name in ("stone", "black", "white", "red", "blue")},
         }
         return dict(self._scene)
+
+
+def svg_document(
+    css_class: str, width: float, height: float, label: str, static_markup: str | None, pieces: str, marks: str
+) -> str:
+    """The inline ``<svg>`` every board draws: title, static drawing, pieces, then marks.
+
+    ``static_markup`` None leaves the static drawing out and puts
+    :data:`STATIC_MARK` in its place (see :meth:`GridBoard.svg`).
+    """
+    text = escape(label, quote=True)
+    return (
+        f'<svg xmlns="{_SVG_NS}" class="{css_class}" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'role="img" aria-label="{text}"><title>{text}</title>'
+        f"{STATIC_MARK if static_markup is None else static_markup}"
+        f'<g class="q-pieces" text-anchor="middle" dominant-baseline="central">{pieces}</g>'
+        f'<g class="q-marks">{marks}</g></svg>'
+    )
 
 
 def pieces_svg(
@@ -258,7 +269,7 @@ def number_size(ply: int) -> float:
 _BOARDS: dict[str, GridBoard] = {}
 
 
-def board_for(game: GameType) -> GridBoard:
+def board_for(game: GameType, variant: str | None = None) -> GridBoard:
     """The board of a game type, drawn once and shared by every page."""
     board = _BOARDS.get(game.code)
     if board is None:
@@ -267,6 +278,7 @@ def board_for(game: GameType) -> GridBoard:
             game.columns,
             game.rows,
             tuple(stars) if stars is not None else tuple(star_points(game.columns, game.rows)),
+            bool(game.params.get("row_letters")),
         )
         _BOARDS[game.code] = board
     return board

@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 import svgwrite
 
-from generator.boards.grid import css_word, marks_svg, pieces_svg
+from generator.boards.grid import (
+    STATIC_MARK,
+    css_word,
+    marks_svg,
+    pieces_svg,
+    svg_document,
+)
 from generator.games import GameType
 from generator.rules.surakarta import CELLS, COLUMNS, INDEX, LOOPS, SIZE, Loop
 from generator.scene import Position
@@ -160,8 +165,7 @@ class SurakartaBoard:
             labels.add(dwg.text(str(row), insert=(right + LABEL_GAP, y), class_="q-coord q-row"))
         return labels.tostring()
 
-    # Stands for the static drawing in an SVG made with ``static=False``.
-    STATIC_MARK = "<!--q-board-->"
+    STATIC_MARK = STATIC_MARK
 
     @property
     def static_markup(self) -> str:
@@ -174,23 +178,10 @@ class SurakartaBoard:
         As :meth:`generator.boards.grid.GridBoard.svg`; the marks layer also
         holds the current ply's paths (a capture's route), under its marks.
         """
-        text = escape(label, quote=True)
-        parts = [
-            (
-                f'<svg xmlns="{_SVG_NS}" class="q-board q-board-surakarta" '
-                f'viewBox="0 0 {self.width} {self.height}" role="img" aria-label="{text}"><title>{text}</title>'
-            ),
-            self._static if static else self.STATIC_MARK,
-            '<g class="q-pieces" text-anchor="middle" dominant-baseline="central">',
-        ]
-        if position is not None:
-            parts.append(self._pieces(position, numbers))
-        parts.append('</g><g class="q-marks">')
-        if position is not None:
-            parts.append(self._paths(position))
-            parts.append(self._marks(position))
-        parts.append("</g></svg>")
-        return "".join(parts)
+        pieces = self._pieces(position, numbers) if position is not None else ""
+        marks = self._paths(position) + self._marks(position) if position is not None else ""
+        static_markup = self._static if static else None
+        return svg_document("q-board q-board-surakarta", self.width, self.height, label, static_markup, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
         return pieces_svg(position, self._xy, self.cells, PIECE_RADIUS, number_size if numbers else None)
@@ -235,7 +226,7 @@ def number_size(ply: int) -> int:
 _BOARDS: dict[str, SurakartaBoard] = {}
 
 
-def board_for(game: GameType) -> SurakartaBoard:
+def board_for(game: GameType, variant: str | None = None) -> SurakartaBoard:
     """The board of a game type, drawn once and shared by every page."""
     board = _BOARDS.get(game.code)
     if board is None:

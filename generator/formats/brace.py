@@ -198,11 +198,15 @@ def sniff(text: str) -> str | None:
 
 def parse(text: Text, game: GameType | None) -> Record:
     """Read one record. Never raises; problems become diagnostics."""
-    return _Reader(text, game).read()
+    return Reader(text, game).read()
 
 
-class _Reader:
-    """State for reading one file: the normalised text and what was found."""
+class Reader:
+    """State for reading one file: the normalised text and what was found.
+
+    The ``([GO9]…)`` family (formats/paren.py) extends it: the header and the
+    notes are the same, the brackets and the moves differ.
+    """
 
     def __init__(self, text: Text, game: GameType | None) -> None:
         self.source = text

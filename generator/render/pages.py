@@ -427,9 +427,11 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     label = f"{game_type_name(site, gtype.code)}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
     # The board's static drawing and the UI strings are the same on every page:
     # left out here, put back by game() (the view is cached per record).
-    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label, static=False)
+    side_names = (gtype.first.name_zh, gtype.second.name_zh) if _zh(site) else (gtype.first.name_en, gtype.second.name_en)
+    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names)
     return {
         "code": gtype.code,
+        "variant": processed.replay.variant,
         "game_type": game_type_name(site, gtype.code),
         "first_side": gtype.first.name_zh if _zh(site) else gtype.first.name_en,
         "second_side": gtype.second.name_zh if _zh(site) else gtype.second.name_en,
@@ -447,6 +449,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         "computed": processed.computed,
         "computed_word": result_word(strings, processed.computed) if processed.computed else None,
         "rule": rule,
+        "score": _score(strings, side_names, decision.score) if decision and decision.score else None,
         "decided_at": decision.ply if decision else None,
         "result": processed.result,
         "result_word": result_word(strings, processed.result),
@@ -459,7 +462,13 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     }
 
 
-_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "final_notes", "final_mark")
+def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mapping[str, float]) -> str:
+    """The area count behind a computed Go result, in the page language."""
+    a, b, komi = (f"{score.get(key, 0):g}" for key in ("first", "second", "komi"))  # 45.0 -> 45, 7.5 -> 7.5
+    return strings["area_count"].format(first=side_names[0], a=a, second=side_names[1], b=b, komi=komi)
+
+
+_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
 _VIEWER_HTML = ("svg", "data", "moves_html")  # finished, escaped markup
 
 
@@ -483,7 +492,8 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         download=urls.href(page, urls.record_file(job.source)),
         duplicates=[{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
     )
-    board = games.GAMES[view["code"]].module("board").board_for(games.GAMES[view["code"]])
+    gtype = games.GAMES[view["code"]]
+    board = gtype.module("board").board_for(gtype, view["variant"])
     viewer = dict(view["viewer"])
     viewer["svg"] = str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1)
     for key in _VIEWER_HTML:

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from generator.games import GameType
 from generator.model import Move, Op, Ply, Replay
 from generator.render.strings import LANGUAGES
-from generator.scene import position_after
+from generator.scene import Position, position_after
 
 # The UI strings the viewer uses, in both page languages (the tables live in
 # render/strings.py with the rest of the site's). The caller passes the page's
@@ -86,13 +86,16 @@ def _ply_data(ply: Ply) -> dict[str, Any]:
         data["m"] = ply.mark
     if ply.visible_to is not None:
         data["v"] = list(ply.visible_to)
+    if ply.hidden:
+        data["h"] = [[list(views), ops] for views, ops in ply.hidden]
     return data
 
 
 def _cells_used(setup: list[Op], plies: list[Ply]) -> set[str]:
     """Cells named by any operation: the only coordinates the page needs."""
     used: set[str] = set()
-    for ops in [setup, *(ply.ops for ply in plies)]:
+    hidden = [ops for ply in plies for _, ops in ply.hidden]
+    for ops in [setup, *(ply.ops for ply in plies), *hidden]:
         for op in ops:
             name = op[0]
             if name == "add":
@@ -109,7 +112,7 @@ def _views(plies: list[Ply]) -> list[str]:
 
     Empty when every ply is visible to everyone (no selector is shown).
     """
-    if all(ply.visible_to is None for ply in plies):
+    if all(ply.visible_to is None and not ply.hidden for ply in plies):
         return []
     views: list[str] = ["referee", "first", "second"]
     for ply in plies:
@@ -117,6 +120,23 @@ def _views(plies: list[Ply]) -> list[str]:
             if who not in views:
                 views.append(who)
     return views
+
+
+# Counters the engines set with ["count", key, value], in the order shown.
+_COUNTERS = ("captures.first", "captures.second", "attempts.first", "attempts.second")
+
+
+def _counters(plies: list[Ply], final: Position, side_names: tuple[str, str], strings: Mapping[str, str]) -> list[list[Any]]:
+    """[key, label, final value] of each counter some ply sets, labelled in the page language."""
+    keys = {op[1] for ply in plies for ops in [ply.ops, *(o for _, o in ply.hidden)] for op in ops if op[0] == "count"}
+    shown = [key for key in _COUNTERS if key in keys] + sorted(keys.difference(_COUNTERS))
+    rows = []
+    for key in shown:
+        what, _, side = key.partition(".")
+        name = side_names[0] if side == "first" else side_names[1] if side == "second" else side
+        label = _string(strings, f"viewer.count.{what}", "{side} " + what).format(side=name)
+        rows.append([key, label, final.counts.get(key, 0)])
+    return rows
 
 
 def _entry(
@@ -143,20 +163,36 @@ def _not_replayed(game: GameType, moves: list[Move], start: int, strings: Mappin
     return entries
 
 
+def _view_label(view: str, names: tuple[str, str], strings: Mapping[str, str]) -> str:
+    if view in ("first", "second"):
+        side = names[0] if view == "first" else names[1]
+        return _string(strings, "viewer.view.side", "{side}").format(side=side)
+    return _string(strings, f"viewer.view.{view}", view)
+
+
 def ui_strings(strings: Mapping[str, str]) -> dict[str, str]:
     """The viewer's own strings, from the page's (English where a key is missing)."""
     return {key: _string(strings, key) for key in STRINGS["en"]}
 
 
 def viewer_context(
-    game: GameType, replay: Replay, *, strings: Mapping[str, str], label: str, static: bool = True
+    game: GameType,
+    replay: Replay,
+    *,
+    strings: Mapping[str, str],
+    label: str,
+    static: bool = True,
+    side_names: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything ``templates/_viewer.html`` needs to show one replayed game.
 
     ``strings`` are the page's UI strings (keys as in :data:`STRINGS`),
-    ``label`` the accessible name of the board, e.g. "A队 vs B队, final position".
+    ``label`` the accessible name of the board, e.g. "A队 vs B队, final position";
+    ``side_names`` the sides as the page names them (黑方, White ...), for the
+    views and counters (English names by default).
     """
-    board = game.module("board").board_for(game)
+    board = game.module("board").board_for(game, replay.variant)
+    names = side_names or (game.first.name_en, game.second.name_en)
     plies = replay.plies
     final = position_after(replay.setup, plies)
     scene = board.scene()
@@ -170,7 +206,7 @@ def viewer_context(
         "scene": scene,
         "setup": replay.setup,
         "plies": [_ply_data(ply) for ply in plies],
-        "views": [[view, _string(strings, f"viewer.view.{view}", view)] for view in views],
+        "views": [[view, _view_label(view, names, strings)] for view in views],
         "strings": {key: ui[key] for key in _SCRIPT_KEYS},
         "marks": {str(mark): word for mark, (word, _) in words.items() if mark is not None},
     }
@@ -198,6 +234,7 @@ def viewer_context(
         "moves_html": Markup(moves_html(moves, not_replayed, ui)),
         "decision_cells": list(replay.decision.cells) if replay.decision else [],
         "views": views,
+        "counters": _counters(plies, final, names, strings),
         "final_notes": list(final.notes),
         "final_mark": _entry(last.number, last.label, last.side, last.colour, last.mark, strings) if last else None,
         "strings": ui,

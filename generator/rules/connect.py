@@ -50,6 +50,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
+from generator.rules.placement import placement_error, point_xy
 
 Side = Literal["first", "second"]
 
@@ -446,17 +447,6 @@ def _layout(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tup
 COLUMN_INDEX = {**{c: i for i, c in enumerate(scene.COLUMN_LETTERS)}, **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)}}
 
 
-def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
-    """0-based (x, y) of a parsed point like ("J", 10); None if it names no column."""
-    if point is None:
-        return None
-    letter, row = point
-    letter = letter.strip().upper()
-    if len(letter) != 1 or letter not in scene.COLUMN_LETTERS:
-        return None
-    return scene.COLUMN_LETTERS.index(letter), row - 1
-
-
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
     """Replay a record stone by stone; stop at the first illegal move.
 
@@ -542,25 +532,7 @@ def _illegal(
     expected = state.to_move
     if side != expected:
         return error(WRONG_SIDE, _turn_text(state, game, move.side, side))
-    if xy is None:
-        return error(OFF_BOARD, f"column {move.point[0]!r} is off the board ({_bounds(state)})")
-    reason = state.check(*xy)
-    if reason is None:
-        return None
-    if reason == "off-board":
-        where = f"{move.point[0].strip().upper()}{move.point[1]}"
-        return error(OFF_BOARD, f"{where} is off the board ({_bounds(state)})")
-    if reason == "occupied":
-        by = state.placed_at(*xy)
-        owner = state.at(*xy)
-        name = game.first.name_en if owner == "first" else game.second.name_en
-        return error(OCCUPIED, f"{state.cell(*xy)} is already occupied by move {by} ({name})")
-    return None
-
-
-def _bounds(state: ConnectState) -> str:
-    last = scene.COLUMN_LETTERS[state.columns - 1]
-    return f"the board is {state.columns}x{state.rows}, columns A-{last}, rows 1-{state.rows}"
+    return placement_error(state, game, move, xy, error, (OFF_BOARD, OCCUPIED), state.cell)
 
 
 def _ended_text(state: ConnectState, game: GameType) -> str:

@@ -1,0 +1,252 @@
+"""The ``([GO9]…)`` notation family: GO, GO13, GO9, NG and PG records.
+
+One record per file, in parentheses; the header fields of the ``{[C5]…}``
+family, then moves in square brackets::
+
+    ([GO9][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];
+     B[D5]MARK[1];W[E5];B[];W[tt])
+
+GO13, GO9, NG and PG write a point as column letter and row number (``D5``,
+rows from 1 at the bottom). The 19-line GO writes both as letters, SGF-like
+(``B[LI]``: column L, row I = 9), and opens with ``(;``. A pass is ``B[]``
+or ``B[tt]``.
+
+Tolerated, with a diagnostic where an organiser should know: the standard's
+own GO9 example opens with ``[(GO9)`` (read as ``([GO9]``), a record with no
+closing ``)``, text around the record, full-width punctuation, lower-case
+letters, a GO record that writes the row as a number, MARK on any move and
+unknown annotations. One unreadable move never stops the reading: it becomes
+a :class:`~generator.model.Move` with no point, where the replay stops.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.diagnostics import define
+from generator.formats.brace import (
+    _CODE,
+    _NORMALISE,
+    _SPACE,
+    BAD_SIDE,
+    MISSING_SEMICOLON,
+    NO_MOVES,
+    TEXT_IN_MOVE,
+    Reader,
+)
+from generator.games import GameType
+from generator.model import Move, Record, Text
+
+NO_RECORD = define(
+    "FMT-E301",
+    "error",
+    "No ([…]…) record was found in the file",
+    "Check that this is a record file; it should start with ([CODE], or (;[GO] for 19-line Go.",
+)
+BAD_MOVE = define(
+    "FMT-E302",
+    "error",
+    "A move cannot be read (Go family)",
+    "Write each move as side[column letter and row number], e.g. B[D5] (19-line Go: two letters, "
+    "B[LI]); B[] is a pass. The moves from here on are shown as not replayed.",
+)
+BAD_OPENING = define(
+    "FMT-W301",
+    "warning",
+    "The record opens with [(CODE) instead of ([CODE]",
+    "Write the opening as ([CODE]; the record was read anyway (the standard's own GO9 example has this slip).",
+)
+NO_CLOSING = define(
+    "FMT-W302",
+    "warning",
+    "The record has no closing ): it may be truncated",
+    "Check that the file was written completely, then add ) after the last move.",
+)
+TEXT_AROUND = define(
+    "FMT-W303",
+    "warning",
+    "Text outside the record's parentheses was ignored",
+    "Remove it; a file holds one record only.",
+)
+NUMBER_ROW = define(
+    "FMT-N301",
+    "note",
+    "A 19-line Go record writes rows as numbers",
+    "The standard writes GO rows as letters (B[LI]); numbers (B[L9]) were read as rows, as GO13 writes them.",
+)
+
+# The opening: "(", "(;" or the standard's slip "[(GO9)"; then the code field.
+_OPEN = re.compile(rf"\(\s*;?\s*(?=\[)|\[\s*\(\s*(?={_CODE}\s*\))")
+_SNIFF = re.compile(rf"\s*(?:\(\s*;?\s*\[\s*({_CODE})\s*\]|\[\s*\(\s*({_CODE})\s*\))")
+
+# A well-formed move and its ";" (or the end). The point is one or two
+# letters, or a letter and a number, or nothing (a pass).
+_MOVE_BODY = (
+    r"(\s*)([A-Za-z])\s*\[\s*([A-Za-z]{0,2}|[A-Za-z]\d{1,2})\s*\]"
+    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?(?:;|\Z)"
+)
+_MOVES = re.compile(f"({_MOVE_BODY})")
+_LOOSE_MOVE = re.compile(r"(?P<side>[^\s();\[\]]*)\s*\[(?P<inner>[^\[\];()]*)\]")
+_NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\[")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def sniff(text: str) -> str | None:
+    """The game code written at the start, as in ``([GO9]``, ``(;[GO]`` or ``[(GO9)``."""
+    head = text[:64].lstrip("\ufeff")
+    m = _SNIFF.match(head) or _SNIFF.match(head.translate(_NORMALISE))
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def parse(text: Text, game: GameType | None) -> Record:
+    """Read one record. Never raises; problems become diagnostics."""
+    return _Reader(text, game).read()
+
+
+class _Reader(Reader):
+    """The brace family's header reading, with this family's brackets and moves."""
+
+    def __init__(self, text: Text, game: GameType | None) -> None:
+        super().__init__(text, game)
+        self.row_letters = bool(game and game.params.get("row_letters"))
+        self.number_rows_at: int | None = None
+
+    def read(self) -> Record:
+        t = self.t
+        start = _SPACE.match(t).end()
+        opening = _OPEN.search(t, start)
+        if opening is None:
+            self.report(start, NO_RECORD, "no ([…]…) record found: the file does not start with ([CODE]")
+            return self.record()
+        if opening.start() > start:
+            self.report(start, TEXT_AROUND, f'text before the record ignored: "{self.shown(start, opening.start())}"')
+        pos = opening.end()
+        if t[opening.start()] == "[":
+            # "[(GO9)[...": the same characters as "([GO9][...", two of them swapped.
+            close = t.index(")", pos)
+            self.report(opening.start(), BAD_OPENING, f'the record opens with "{self.shown(opening.start(), close + 1)}"; read as ([CODE]')
+            s = opening.start()
+            self.t = t = f"{t[:s]}([{t[s + 2:close]}]{t[close + 1:]}"  # same length: offsets hold
+            pos = opening.start() + 1
+        pos = self.read_header(pos, len(t))
+        end = t.find(")", pos)
+        if end < 0:
+            end = len(t.rstrip())
+            self.report(end, NO_CLOSING, "no closing ): the record may be truncated")
+        else:
+            after = _SPACE.match(t, end + 1).end()
+            if after < len(t):
+                self.report(after, TEXT_AROUND, f'text after the closing ) ignored: "{self.shown(after, len(t))}"')
+        self.record_span = (opening.start() + 1, end)
+        self.read_moves(pos, end)
+        if not self.moves:
+            self.report(min(pos, end), NO_MOVES, "the record has no moves")
+        if self.number_rows_at is not None:
+            self.report(self.number_rows_at, NUMBER_ROW, "rows written as numbers (B[L9]) rather than letters (B[LI]); read as numbers")
+        self.note_full_width()
+        self.note_annotations()
+        return self.record()
+
+    # -- moves ------------------------------------------------------------
+
+    def read_moves(self, pos: int, end: int) -> None:
+        section = self.t[pos:end].rstrip()
+        if not self.read_clean_moves(section, pos):
+            self.moves.clear()
+            self.read_moves_carefully(pos, pos + len(section))
+
+    def read_clean_moves(self, section: str, pos: int) -> bool:
+        """The fast path: every entry well formed (see the brace family's)."""
+        sides = self.sides
+        offset = pos
+        moves: list[Move] = []
+        for whole, lead, side, inner, mark in _MOVES.findall(section):
+            at = offset + len(lead)
+            offset += len(whole)
+            side = side.upper()
+            if sides is not None and side not in sides:
+                return False
+            move = self.move(side, inner, at)
+            if move is None:
+                return False
+            if mark:
+                move.mark = int(mark)
+            moves.append(move)
+        if offset != pos + len(section):
+            return False
+        self.moves.extend(moves)
+        return True
+
+    def move(self, side: str, inner: str, at: int) -> Move | None:
+        """The move ``side[inner]`` at offset ``at``; None if the point cannot be read."""
+        line, column = self.source.position(at)
+        inner = inner.strip().upper()
+        if inner in ("", "TT"):
+            return Move(side, f"{side}[{inner.lower()}]", None, line, column, passed=True)
+        point = self.point(inner, at)
+        if point is None:
+            return None
+        return Move(side, f"{side}[{inner}]", point, line, column)
+
+    def point(self, inner: str, at: int) -> tuple[str, int] | None:
+        col, rest = inner[:1], inner[1:]
+        if not col.isalpha():
+            return None
+        if rest.isdigit():
+            if self.row_letters and self.number_rows_at is None:
+                self.number_rows_at = at
+            return col, int(rest)
+        if self.row_letters and len(rest) == 1 and rest.isalpha():
+            return col, _LETTERS.index(rest) + 1
+        return None
+
+    def read_moves_carefully(self, pos: int, end: int) -> None:
+        t = self.t
+        while pos < end:
+            pos = _SPACE.match(t, pos, end).end()
+            if pos >= end:
+                return
+            if t[pos] == ";":
+                pos += 1
+                continue
+            stop = t.find(";", pos, end)
+            stop = end if stop < 0 else stop
+            m = _LOOSE_MOVE.match(t, pos, stop)
+            move = self.loose_move(m, pos, stop) if m else None
+            if move is None:
+                raw = self.original[pos:stop].strip()
+                self.report(pos, BAD_MOVE, f'cannot read the move "{self.shown(pos, stop)}"')
+                self.add_unreadable(pos, raw)
+                pos = stop + 1
+                continue
+            self.moves.append(move)
+            after = _SPACE.match(t, self.read_annotations(move, m.end(), stop), stop).end()
+            if after >= stop:
+                pos = stop + 1
+            elif _NEXT_MOVE.match(t, after, stop):
+                if self.glued_at is None:
+                    self.glued_at = after
+                    self.report(after, MISSING_SEMICOLON, "moves not separated by ; (read anyway; first place shown)")
+                pos = after
+            else:
+                self.report(after, TEXT_IN_MOVE, f'text after the move ignored: "{self.shown(after, stop)}"')
+                pos = stop + 1
+
+    def loose_move(self, m: re.Match[str], pos: int, stop: int) -> Move | None:
+        """A move the fast pattern did not take; reports what is wrong with it."""
+        side = m["side"].strip().upper()
+        raw = " ".join(self.original[pos : m.end()].split())
+        line, column = self.source.position(pos)
+        if len(side) != 1 or not side.isalpha() or (self.sides is not None and side not in self.sides):
+            expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
+            name = self.game.name_en if self.game else "this game"
+            self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')
+            return Move(side[:1], raw, None, line, column)
+        inner = "".join(m["inner"].split())
+        move = self.move(side, inner, pos)
+        if move is None:
+            hint = "two letters, as in B[LI]" if self.row_letters else "a letter and a number, as in B[D5]"
+            self.report(pos, BAD_MOVE, f'cannot read the point of move "{raw}": write {hint}; B[] is a pass')
+            return Move(side, raw, None, line, column)
+        return move
+
