@@ -76,6 +76,10 @@ def test_svg_is_well_formed_and_labelled(c5: GridBoard) -> None:
     [
         ("C5", {"D4", "L4", "H8", "D12", "L12"}),
         ("C6", {"D4", "J4", "P4", "D10", "J10", "P10", "D16", "J16", "P16"}),
+        ("GO", {"D4", "J4", "P4", "D10", "J10", "P10", "D16", "J16", "P16"}),
+        ("GO13", {"D4", "J4", "G7", "D10", "J10"}),
+        ("GO9", {"C3", "G3", "E5", "C7", "G7"}),
+        ("PG", {"C3", "G3", "E5", "C7", "G7"}),
     ],
 )
 def test_star_points_are_drawn_where_the_standard_puts_them(code: str, expected: set[str]) -> None:
@@ -92,6 +96,20 @@ def test_star_points_of_go_boards() -> None:
     assert set(star_points(13, 13)) == {"D4", "J4", "G7", "D10", "J10"}
     assert len(star_points(19, 19)) == 9
     assert star_points(6, 6) == []
+
+
+def test_19_line_go_labels_rows_with_letters_as_its_standard_writes_them() -> None:
+    board = board_for(games.get("GO"))
+    root = parse(board.svg(None, label="GO"))
+    rows = find_class(root, "text", "q-row")
+    assert sorted(t.text for t in rows) == sorted("ABCDEFGHIJKLMNOPQRS" * 2)
+    # Row letter A is row 1, at the bottom; S is row 19 at the top.
+    y_of = {t.text: float(t.get("y")) for t in rows}
+    assert y_of["A"] > y_of["J"] > y_of["S"]
+    assert abs(y_of["I"] - board.cells["A9"][1]) < 10
+    # GO13 and GO9 keep numbers.
+    nine = parse(board_for(games.get("GO9")).svg(None, label="GO9"))
+    assert sorted(t.text for t in find_class(nine, "text", "q-row")) == sorted([str(n) for n in range(1, 10)] * 2)
 
 
 def test_coordinate_labels_on_all_four_sides(c5: GridBoard) -> None:
