@@ -49,11 +49,12 @@ from generator.pipeline import Processed, process, sha256
 # The game types: CCGC code -> (OpenSpiel game, board size).
 KINDS = {"GO9": ("go", 9), "GO13": ("go", 13), "GO": ("go", 19), "PG": ("phantom_go", 9), "HEX": ("hex", 11)}
 
-# Games per type: the default run, and the long run (at least 1,000 per game).
+# Games per type: the default run, and the long run (1,000 per game type, the
+# three Go boards each counted as one).
 FAST = {"GO9": 30, "GO13": 6, "GO": 2, "PG": 30, "HEX": 30}
-LONG = {"GO9": 1000, "GO13": 500, "GO": 200, "PG": 1000, "HEX": 1000}
+LONG = {"GO9": 1000, "GO13": 1000, "GO": 1000, "PG": 1000, "HEX": 1000}
 FAST_ILLEGAL = {"GO9": 30, "GO13": 5, "GO": 2, "PG": 30, "HEX": 30}
-LONG_ILLEGAL = {"GO9": 1000, "GO13": 200, "GO": 50, "PG": 1000, "HEX": 1000}
+LONG_ILLEGAL = {"GO9": 1000, "GO13": 1000, "GO": 1000, "PG": 1000, "HEX": 1000}
 FAST_SEED = 20251121
 LONG_SEED = 1_000_000
 
