@@ -216,6 +216,22 @@ def test_check_prints_json_lines_and_exit_codes(tmp_path: Path) -> None:
     assert qipu("check", "--format", "xml", cwd=tmp_path).returncode == 2
 
 
+def test_check_piped_into_a_reader_that_stops_early_exits_quietly(tmp_path: Path) -> None:
+    """`qipu check --format json | head -1`: no traceback when the reader goes away."""
+    for n in range(400):  # enough lines to overflow the pipe's buffer
+        (tmp_path / f"bad{n}.txt").write_text(c5_record("甲", "乙", "先手胜", "B(H,8);B(H,9)"), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "check", "--format", "json", str(tmp_path)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    json.loads(proc.stdout.readline())
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode("utf-8")
+    assert proc.wait(timeout=120) == 1  # not "clean": the check did not finish
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+
+
 def test_diagnostics_table_in_the_docs_matches_the_code() -> None:
     from generator.diagnostics import catalog_markdown
 
