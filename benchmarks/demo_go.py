@@ -88,10 +88,13 @@ def _own_eye(state: GoState, i: int, colour: int) -> bool:
 
 
 def _go_move(state: GoState, rng: random.Random, skill: float, seen: bytearray | None = None) -> list[int]:
-    """Points to try in order: the best first when skilled, never the player's own eyes.
+    """Points to try in order, never the player's own eyes (Go); the best first when skilled.
 
     ``seen``: Phantom Go, the board as the player knows it (own stones and the
     opponent stones its failed attempts found); None: the whole board.
+    Every player avoids putting its own stones in atari most of the time, as
+    even simple programs do, so that both sides keep living groups; a skilled
+    one also captures, and saves its groups in atari.
     """
     colour = state.to_move
     board = seen if seen is not None else state.board
@@ -99,13 +102,64 @@ def _go_move(state: GoState, rng: random.Random, skill: float, seen: bytearray |
     nogo = state.variant == "nogo"
     free = [i for i in state.points if board[i] == 0 and (nogo or not _own_eye(state, i, colour))]
     rng.shuffle(free)
-    if rng.random() < skill:
-        # Greedy: a point next to many opponent stones and few own ones (attack, keep shape).
-        def weight(i: int) -> int:
-            return sum(1 for q in state.adj[i] if board[q] == 3 - colour) * 2 - sum(1 for q in state.adj[i] if board[q] == colour)
+    if nogo:
+        return free
+    skilled = rng.random() < skill
+    sample = free[:12] if skilled else free[:4]
+    if skilled:  # the liberties of groups in atari: captures and escapes
+        sample += [i for i in _atari_points(board, state.adj) if i in free and i not in sample]
+    scored = []
+    for i in sample:
+        captured, liberties = _after(board, state.adj, i, colour)
+        value = -12 if liberties == 1 and not captured else 0
+        if skilled:
+            value += 10 * captured + (6 if liberties >= 3 else 0)
+        scored.append((value, rng.random(), i))
+    best = [i for _, _, i in sorted(scored, reverse=True)]
+    return best + [i for i in free if i not in best]
 
-        free.sort(key=weight, reverse=True)
-    return free
+
+def _group(board: bytearray, adj: tuple[tuple[int, ...], ...], start: int) -> tuple[set[int], set[int]]:
+    """The stones of the group at ``start`` and its liberties."""
+    colour = board[start]
+    stones, liberties, stack = {start}, set(), [start]
+    while stack:
+        p = stack.pop()
+        for q in adj[p]:
+            if board[q] == 0:
+                liberties.add(q)
+            elif board[q] == colour and q not in stones:
+                stones.add(q)
+                stack.append(q)
+    return stones, liberties
+
+
+def _after(board: bytearray, adj: tuple[tuple[int, ...], ...], i: int, colour: int) -> tuple[int, int]:
+    """(stones captured, liberties of the new stone's group) if ``colour`` played ``i``."""
+    trial = bytearray(board)
+    trial[i] = colour
+    captured = 0
+    for q in adj[i]:
+        if trial[q] == 3 - colour:
+            stones, liberties = _group(trial, adj, q)
+            if not liberties:
+                captured += len(stones)
+                for stone in stones:
+                    trial[stone] = 0
+    return captured, len(_group(trial, adj, i)[1])
+
+
+def _atari_points(board: bytearray, adj: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The last liberty of every group, of either colour, that has only one."""
+    seen: set[int] = set()
+    points: list[int] = []
+    for p in range(len(board)):
+        if board[p] in (1, 2) and p not in seen:
+            stones, liberties = _group(board, adj, p)
+            seen |= stones
+            if len(liberties) == 1:
+                points.extend(liberties)
+    return sorted(set(points))
 
 
 def play_go(event: DemoEvent, first: str, second: str, rng: random.Random) -> Game:
