@@ -459,7 +459,9 @@ class Builder:
     def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
         if len(tasks) < threshold or self.jobs == 1:
             return [fn(task) for task in tasks]
-        chunk = max(1, len(tasks) // (self.jobs * 8))
+        # Small chunks: the last one leaves the other workers idle, and a chunk of
+        # 1/16 of ten thousand records is most of a second of work.
+        chunk = max(1, min(64, len(tasks) // (self.jobs * 8)))
         with _pool(self.jobs) as pool:
             return list(pool.map(fn, tasks, chunksize=chunk))
 
