@@ -13,6 +13,7 @@ The reference for organisers is ``docs/site-toml.md``.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import datetime
 import difflib
 import hashlib
@@ -139,6 +140,9 @@ class EventConfig:
     dates: str | None
     place: str | None
     games: Mapping[str, GameRules]  # by canonical game code, rules already merged over defaults
+    # Where site.toml lists it (0 first): the site shows events in the
+    # organiser's order, not the folders' alphabetical one.
+    position: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,7 +450,8 @@ class _Reader:
             if not _is_folder_name(key):
                 self.error(CFG_PATH, path, f"{dotted(path)}: an event key is the name of one folder directly under the content folder, without '/' or '..'")
                 continue
-            events[key] = self.event(path, key, self.table(path, table))
+            event = self.event(path, key, self.table(path, table))
+            events[key] = dataclasses.replace(event, position=len(events))
         return events
 
     def event(self, path: tuple[str, ...], key: str, table: dict[str, Any]) -> EventConfig:
@@ -828,6 +833,7 @@ def _display_name(file: Path, base: Path) -> str:
 def _event_json(event: EventConfig) -> dict[str, Any]:
     return {
         "name": event.name,
+        "position": event.position,  # the order of the events shows in every page's navigation
         "dates": event.dates,
         "place": event.place,
         "games": {

@@ -293,3 +293,32 @@ def test_builder_told_of_a_removed_folder_drops_its_games(tmp_path: Path) -> Non
     builder.wait()
     assert report.games == 1
     assert not (tmp_path / "site" / "files" / "two" / "g.txt").exists()
+
+
+def test_events_appear_in_the_order_site_toml_lists_them(tmp_path: Path) -> None:
+    """The organiser's order on the home page and in the navigation; unlisted folders last, by name."""
+    for folder in ("a-spring", "b-autumn", "0-extra"):
+        (tmp_path / "content" / folder).mkdir(parents=True)
+        (tmp_path / "content" / folder / "r.txt").write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    (tmp_path / "site.toml").write_text(
+        '[events.b-autumn]\nname = "秋季赛"\n[events.a-spring]\nname = "春季赛"\n', encoding="utf-8"
+    )
+    assert qipu("build", cwd=tmp_path).returncode == 0
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    nav = home[home.index("<nav") : home.index("</nav>")]
+    assert nav.index("秋季赛") < nav.index("春季赛") < nav.index("0-extra")
+    main = home[home.index("<main") :]
+    assert main.index("秋季赛") < main.index("春季赛") < main.index("0-extra")
+
+
+def test_reordering_events_in_site_toml_rebuilds_the_navigation(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / "content" / folder).mkdir(parents=True)
+        (tmp_path / "content" / folder / "r.txt").write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    toml = tmp_path / "site.toml"
+    toml.write_text('[events.a]\nname = "甲赛"\n[events.b]\nname = "乙赛"\n', encoding="utf-8")
+    assert qipu("build", cwd=tmp_path).returncode == 0
+    toml.write_text('[events.b]\nname = "乙赛"\n[events.a]\nname = "甲赛"\n', encoding="utf-8")
+    assert qipu("build", cwd=tmp_path).returncode == 0
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert home.index("乙赛") < home.index("甲赛")

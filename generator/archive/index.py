@@ -193,7 +193,9 @@ class Indexer:
         by_source: dict[str, GameEntry] = {}
         problems: dict[str, list[Diagnostic]] = {}
         done_events: list[_EventIndex] = []
-        for key in sorted(per_event):
+        # Events in the order site.toml lists them; folders it does not name after, by name.
+        listed = {key: event.position for key, event in config.events.items()}
+        for key in sorted(per_event, key=lambda k: (listed.get(k, len(listed)), k)):
             members = per_event[key]
             # A summary's key digests its record's bytes and settings: same keys, same event.
             signature = (settings, event_slugs[key], tuple((s.source, s.key) for s in members))
