@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -494,11 +493,8 @@ def _random_game(game, count: int, seed: int) -> Record:
 
 
 @pytest.mark.parametrize(("game", "count"), [(GO, 300), (GO9, 100), (NG, 60)])
-def test_replay_is_fast(game, count: int) -> None:
+def test_long_random_games_replay_completely(game, count: int) -> None:
+    # How fast: benchmarks/bench_replay.py prints the figures (no timed assertions here).
     rec = _random_game(game, count, seed=7)
     r = replay(rec, game, game.options)
     assert r.diagnostics == [] and len(r.plies) == len(rec.moves)
-    start = time.perf_counter()
-    for _ in range(5):
-        replay(rec, game, game.options)
-    assert (time.perf_counter() - start) / 5 < 0.05  # a few milliseconds; generous for slow machines
