@@ -110,6 +110,8 @@ def test_problems_page_compares_disagreeing_copies_side_by_side(site):
     assert "对方记录" in compare and "q-differs" in compare
     # The shorter copy has no moves where the longer one goes on: shown as "—".
     assert "<td>—</td>" in compare
+    # The long run of moves both copies agree on is one folded line.
+    assert re.search(r'<tr class="q-same"><th>…</th><td colspan="2">第 \d+–\d+ 手两份相同（\d+ 手）</td></tr>', compare)
 
 
 def test_problems_page_has_the_organisers_view_per_team(site):
@@ -177,3 +179,19 @@ def test_the_real_archive_layout_builds_with_groups_and_a_final(corpus, tmp_path
     # The two records with impossible moves are on the problems page with the rule they break.
     assert "SU_11_red_top_red_first_ccgc_place.txt" in problems and "SU_12_utf8_lf_no_board_spaced_moves.txt" in problems
     assert "RULE-E206" in problems and "RULE-E203" in problems
+
+
+def test_comparison_folds_the_moves_both_copies_agree_on():
+    from generator.archive.compare import Row, Same, shown_rows
+
+    rows = tuple(Row(n, f"m{n}", f"m{n}" if n != 30 else "x", n == 30) for n in range(1, 61))
+    shown = shown_rows(rows)
+    # The first two moves, one line for 3-27, two moves of context on each side of 30,
+    # one line for 33-58, the last two moves.
+    assert [r.number if isinstance(r, Row) else (r.first, r.last) for r in shown] == [
+        1, 2, (3, 27), 28, 29, 30, 31, 32, (33, 58), 59, 60,
+    ]  # fmt: skip
+    assert [r for r in shown if isinstance(r, Row) and r.differs] == [rows[29]]
+    assert not any(isinstance(r, Same) for r in shown_rows(rows[:5]))  # short games are shown whole
+    # A single hidden move is shown rather than folded.
+    assert all(isinstance(r, Row) for r in shown_rows(rows[24:35]))

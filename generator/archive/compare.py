@@ -39,6 +39,14 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class Same:
+    """A run of moves both files agree on, shown as one line (moves ``first`` to ``last``)."""
+
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     a: Copy
     b: Copy
@@ -59,6 +67,35 @@ class Comparison:
         if (a.date, a.time) != (b.date, b.time):
             found.append("time")
         return tuple(found)
+
+
+def shown_rows(rows: tuple[Row, ...], context: int = 2) -> list[Row | Same]:
+    """The rows worth reading: every difference with ``context`` agreeing moves
+    around it, the first and last moves; each longer agreeing run becomes one
+    :class:`Same` line. A 200-move game that differs at move 150 shows a dozen
+    lines instead of 200.
+    """
+    keep = [i < context or i >= len(rows) - context for i in range(len(rows))]
+    for i, row in enumerate(rows):
+        if row.differs:
+            for j in range(max(0, i - context), min(len(rows), i + context + 1)):
+                keep[j] = True
+    shown: list[Row | Same] = []
+    i = 0
+    while i < len(rows):
+        if keep[i]:
+            shown.append(rows[i])
+            i += 1
+            continue
+        j = i
+        while j < len(rows) and not keep[j]:
+            j += 1
+        if j - i == 1:  # one hidden move takes as much room as its line
+            shown.append(rows[i])
+        else:
+            shown.append(Same(rows[i].number, rows[j - 1].number))
+        i = j
+    return shown
 
 
 def copy_of(p: Processed) -> Copy:

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from markupsafe import Markup
 
 from generator import __version__, games
-from generator.archive.compare import Comparison
+from generator.archive.compare import Comparison, shown_rows
 from generator.archive.index import Archive, Event, GameEntry, Team
 from generator.diagnostics import CATALOG
 from generator.diagnostics import Diagnostic
@@ -398,7 +398,7 @@ def _comparison(c: Comparison, archive: Archive, page: str, site: SiteInfo) -> d
         "b": side(c.b),
         "differs": [strings[f"compare.{key}"] for key in c.differs_in],
         "first_difference": c.first_difference,
-        "rows": c.rows,
+        "rows": shown_rows(c.rows),
     }
 
 
