@@ -151,3 +151,39 @@ def test_the_real_phantom_go_record_reads_without_errors():
     assert len(record.moves) == 141
     # It ends with two White moves: a failed attempt and the retry.
     assert [m.text for m in record.moves[-2:]] == ["W[I5]", "W[A3]"]
+
+
+def test_damaged_records_never_crash_the_reader_or_the_rules():
+    """Seeded random damage (characters dropped, inserted, repeated) to Go-family and Hex
+    records: every one still becomes a record with diagnostics, never an internal error."""
+    import random
+
+    from generator.pipeline import E_CRASH, process
+
+    samples = [
+        f"([GO9]{HEADER};B[E5]MARK[1];W[D4];B[C3];W[tt];B[E4];W[D5];B[];W[])",
+        f"(;[GO]{HEADER};B[LI];W[HK];B[GI];W[LL];B[HM];W[EM])",
+        f"([PG]{HEADER};B[E5];W[E5];W[D4];B[D4];B[C3];W[C4])",
+        f"([NG]{HEADER};B[E5];W[D5];B[C5];W[E4];B[D6])",
+        "{[HEX][红 R][蓝 B][先手胜][2017.07.29 16:00 重庆][赛];R(E,7)MARK[1];B(E,6);R(F,7);B(G,7)}",
+    ]
+    alphabet = "()[]{};,BWRt0123456789ADEGIKLS：；（）MARK-\n "
+    rng = random.Random(20251121)
+    for n in range(600):
+        text = list(samples[n % len(samples)])
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(text) + 1)
+            roll = rng.random()
+            if roll < 0.4 and text:
+                del text[min(i, len(text) - 1)]
+            elif roll < 0.8:
+                text.insert(i, rng.choice(alphabet))
+            else:
+                j = rng.randrange(len(text) + 1)
+                text[i:i] = text[j : j + rng.randint(1, 12)]
+        data = "".join(text).encode("utf-8")
+        p = process(Source("fuzz.txt", data, sha256(data)), encoding=None, options={})
+        crashed = [d for d in p.diagnostics if d.code in (E_CRASH, formats.READER_FAILED)]
+        assert crashed == [], (data.decode("utf-8"), crashed)
+        # Whatever was read is either a game or says why not.
+        assert p.replay is not None or any(d.severity == "error" for d in p.diagnostics), data
