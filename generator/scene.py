@@ -18,6 +18,7 @@ Both sides must agree, so the semantics live here, in one small function:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.model import Op, Ply
 
@@ -59,8 +60,15 @@ def mark(at: str, style: str) -> Op:
     return ["mark", at, style]
 
 
-def note(text: str) -> Op:
-    return ["note", text]
+def note(text: str, key: str | None = None, **args: Any) -> Op:
+    """A line of text shown while this ply is shown.
+
+    ``text`` is English. With ``key`` the page says it in its own language:
+    render/viewer.py formats the string ``note.<key>`` with ``args`` (values
+    "first"/"second" of the side arguments become the page's side names) and
+    falls back to ``text`` where no such string exists.
+    """
+    return ["note", text] if key is None else ["note", text, key, args]
 
 
 def path(cells: list[str], style: str) -> Op:

@@ -416,4 +416,4 @@ def test_phantom_go_views_and_counters(page, tmp_path: Path) -> None:  # type: i
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert attempts.inner_text() == "1" and hash_of(page) == "#ply=3"
-    assert "failed attempt" in viewer.locator(".q-notes").inner_text()
+    assert viewer.locator(".q-notes").inner_text() == "D5：尝试失败，黑方再下"  # in the page language

@@ -117,6 +117,7 @@ def test_the_built_event_pages_show_every_team(tmp_path, games):
     pg = next((tmp_path / "site" / "games" / "2025-pg").glob("*.html")).read_text(encoding="utf-8")
     assert '"views":[["referee"' in pg and "黑方视角" in pg and "白方视角" in pg
     assert 'data-count="attempts.first"' in pg and "黑方失败尝试" in pg
+    assert "尝试失败" in pg and "failed attempt" not in pg  # the engine's notes in the page language
     # A Go page shows the count behind the computed result.
     go = [f.read_text(encoding="utf-8") for f in (tmp_path / "site" / "games" / "2025-go9").glob("*.html")]
     assert any("数子：黑方" in html and "贴目 7.5" in html for html in go)

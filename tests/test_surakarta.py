@@ -303,7 +303,7 @@ def test_last_piece_captured_ends_the_game():
     result = replay(record("B2AX3B", setup), SU)
     assert result.diagnostics == []
     assert result.decision == Decision("first", "no-pieces", 1, ())
-    assert ops(result, 1, "note") == [["note", "Red has no pieces left: Black wins"]]
+    assert [op[:2] for op in ops(result, 1, "note")] == [["note", "Red has no pieces left: Black wins"]]
     # Black moves first and loses its last piece: the second player (red) wins.
     setup = ["000000", "R00000", "0B0000", "000000", "000000", "000000"]
     result = replay(record("B3B-2B R2AX2B", setup), SU)

@@ -172,3 +172,40 @@ def test_a_game_without_plies_still_renders() -> None:
     html = render(viewer)
     assert viewer["count"] == 0 and viewer["moves"] == []
     assert 'max="0"' in html and "<svg" in html
+
+
+def _notes(viewer: dict) -> list[str]:
+    data = json.loads(str(viewer["data"]))
+    return [op[1] for ply in data["plies"] for op in ply["o"] if op[0] == "note"]
+
+
+def test_engine_notes_are_said_in_the_page_language() -> None:
+    from generator.model import Metadata, Record
+    from generator.render.strings import LANGUAGES
+    from generator.rules import go
+
+    gtype = games.get("GO9")
+    moves = [
+        Move("B", "B[E5]", ("E", 5), 1, 1),
+        Move("W", "W[]", None, 1, 7, passed=True),
+        Move("B", "B[tt]", None, 1, 11, passed=True),
+    ]
+    replay = go.replay(Record("r.txt", "GO9", Metadata(), moves), gtype, gtype.options)
+    chinese = viewer_context(gtype, replay, strings=LANGUAGES["zh-CN"], label="x", side_names=("黑方", "白方"))
+    # Black's one stone owns the whole empty board: 81 to 0, 7.5 komi.
+    assert _notes(chinese) == ["白方虚手", "黑方虚手", "数子：黑方 81，白方 0（贴目 7.5）：黑方胜 73.5 子"]
+    assert chinese["final_notes"] == ["黑方虚手", "数子：黑方 81，白方 0（贴目 7.5）：黑方胜 73.5 子"]
+    english = viewer_context(gtype, replay, strings=LANGUAGES["en"], label="x")
+    assert _notes(english) == ["White passes", "Black passes", "Black 81, White 0 (komi 7.5): Black wins by 73.5"]
+
+
+def test_a_note_the_page_cannot_say_keeps_its_english_text() -> None:
+    from generator.render.strings import LANGUAGES
+
+    plies = [
+        Ply(1, "first", "black", "x", [note("Plain English", "no.such.key", side="first")]),
+        Ply(2, "second", "white", "y", [note("Also English", "pass", nobody="first")]),  # {side} is missing
+        Ply(3, "first", "black", "z", [note("Renju", "forbidden", cell="H8", side="first", kind="kind.double-three", k=5)]),
+    ]
+    viewer = viewer_context(games.get("C5"), Replay([], plies, [], None), strings=LANGUAGES["zh-CN"], label="x", side_names=("黑方", "白方"))
+    assert _notes(viewer) == ["Plain English", "Also English", "H8 是黑方的禁手（三三）：黑方负"]

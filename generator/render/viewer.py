@@ -8,6 +8,7 @@ position drawn as SVG for readers without JavaScript, and the move list.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any, Mapping
@@ -139,6 +140,59 @@ def _counters(plies: list[Ply], final: Position, side_names: tuple[str, str], st
     return rows
 
 
+# Note arguments that name a side ("first"/"second"), said with the page's side names.
+_SIDE_ARGS = frozenset(("side", "owner", "winner", "loser", "first", "second"))
+
+
+def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, str]) -> list[Ply]:
+    """The plies with their keyed notes said in the page's language (see :func:`generator.scene.note`).
+
+    Plies without such notes are the same objects: most games have none.
+    """
+    out = plies
+    for i, ply in enumerate(plies):
+        # Plain loops: this runs for every ply of every game page.
+        keyed = False
+        for ops in (ply.ops, *(ops for _, ops in ply.hidden)) if ply.hidden else (ply.ops,):
+            for op in ops:
+                if op[0] == "note" and len(op) > 2:
+                    keyed = True
+                    break
+        if not keyed:
+            continue
+        if out is plies:
+            out = list(plies)
+        out[i] = dataclasses.replace(
+            ply,
+            ops=_say(ply.ops, strings, names),
+            hidden=[(views, _say(ops, strings, names)) for views, ops in ply.hidden],
+        )
+    return out
+
+
+def _say(ops: list[Op], strings: Mapping[str, str], names: tuple[str, str]) -> list[Op]:
+    return [_note(op, strings, names) if op[0] == "note" and len(op) > 2 else op for op in ops]
+
+
+def _note(op: Op, strings: Mapping[str, str], names: tuple[str, str]) -> Op:
+    """``["note", text]`` in the page's words, or the English text where the page has none."""
+    _, text, key, args = op
+    template = strings.get(f"note.{key}")
+    if template is None:
+        return ["note", text]
+    values = {}
+    for name, value in args.items():
+        if name in _SIDE_ARGS and value in ("first", "second"):
+            value = names[0] if value == "first" else names[1]
+        elif isinstance(value, str) and value.startswith("kind."):  # a word with its own string
+            value = strings.get(f"note.{value}", value).format(**args)
+        values[name] = value
+    try:
+        return ["note", template.format(**values)]
+    except (KeyError, IndexError, ValueError):  # a translation that names another argument
+        return ["note", text]
+
+
 def _entry(
     number: int, label: str, side: str | None, colour: str, mark: int | None, strings: Mapping[str, str]
 ) -> dict[str, Any]:
@@ -193,7 +247,7 @@ def viewer_context(
     """
     board = game.module("board").board_for(game, replay.variant)
     names = side_names or (game.first.name_en, game.second.name_en)
-    plies = replay.plies
+    plies = _localised(replay.plies, strings, names)
     final = position_after(replay.setup, plies)
     scene = board.scene()
     used = _cells_used(replay.setup, plies)

@@ -494,7 +494,8 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
                 ops.extend(scene.mark(c, "win") for c in state.winning_cells)
             elif state.rule == "forbidden":
                 why = _forbidden_text(state, game, cell)
-                ops.extend((scene.mark(cell, "forbidden"), scene.note(why)))
+                kind = state.forbidden_kind or "overline"
+                ops.extend((scene.mark(cell, "forbidden"), scene.note(why, "forbidden", cell=cell, side="first", kind=f"kind.{kind}", k=state.k)))
                 found.append(
                     diagnostics.make(
                         record.path, move.line, move.column, FORBIDDEN, f"move {n + 1}, {move.text}: {why}"

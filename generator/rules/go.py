@@ -510,9 +510,9 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
             state.pass_turn()
             failed_before = 0
             last_placed = ""
-            ops: list[Op] = [scene.note(f"{me.name_en} passes")]
+            ops: list[Op] = [scene.note(f"{me.name_en} passes", "pass", side=side)]
             if state.over:
-                ops.append(scene.note(_score_text(state, game)))
+                ops.append(_score_note(state, game))
             # A pass is announced to both players in Phantom Go (the game ends on
             # two of them, so both must know), so its label is public.
             plies.append(Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column))
@@ -531,16 +531,15 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
             state.fail()
             failed_before = number
             attempts[side] += 1
-            why = _failed_text(state, game, reason, cell, owner, earlier)
             again = f"failed attempt, {me.name_en} tries again"
             # The referee sees why; the mover only that the move failed and, when
             # the point held an opponent stone, that stone: from now on their view
             # shows it (until it is captured, which every view sees).
-            referee: list[Op] = [scene.mark(cell, "failed"), scene.note(f"{why}: {again}")]
+            referee: list[Op] = [scene.mark(cell, "failed"), _failed_note(state, game, side, reason, cell, owner, earlier)]
             mine: list[Op] = []
             if owner == 3 - VALUE_OF[side]:
                 mine.append(scene.add(state.ids[i] or f"s{by}", "stone", them.colour, cell))
-            mine += [scene.mark(cell, "failed"), scene.note(f"{cell}: {again}")]
+            mine += [scene.mark(cell, "failed"), scene.note(f"{cell}: {again}", "failed.mover", cell=cell, side=side)]
             # Everyone sees the attempts counter (the referee announces a failed
             # attempt), nobody but the mover and the referee the point tried.
             public = [scene.counter(f"attempts.{side}", attempts[side])]
@@ -555,7 +554,9 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
             public.extend(scene.remove(stone_id) for stone_id in state.removed)
             public.append(scene.counter(f"captures.{side}", state.captures[VALUE_OF[side]]))
         if state.over and state.rule == "no-legal-move":
-            public.append(scene.note(f"{them.name_en} has no legal move: {me.name_en} wins"))
+            other = "second" if side == "first" else "first"
+            text = f"{them.name_en} has no legal move: {me.name_en} wins"
+            public.append(scene.note(text, "no_legal_move", loser=other, winner=side))
         if phantom:
             plies.append(_hidden_ply(number, side, colour, move, public, [(("referee", side), stone)]))
         else:
@@ -635,36 +636,38 @@ def _illegal(
     )
 
 
-def _failed_text(state: GoState, game: GameType, reason: str, cell: str, owner: int, earlier: int) -> str:
+def _failed_note(state: GoState, game: GameType, side: Side, reason: str, cell: str, owner: int, earlier: int) -> Op:
     """Why a Phantom Go attempt failed, for the referee's view."""
+    mover = _name(game, VALUE_OF[side])
+    again = f"failed attempt, {mover} tries again"
+    if reason == "occupied" and owner == VALUE_OF[side]:
+        return scene.note(f"{cell} is occupied by {mover}'s own stone: {again}", "failed.own", cell=cell, side=side)
     if reason == "occupied":
-        if owner == state.to_move:
-            return f"{cell} is occupied by {_name(game, owner)}'s own stone"
-        return f"{cell} is occupied by {_name(game, owner)}"
+        return scene.note(f"{cell} is occupied by {_name(game, owner)}: {again}", "failed.occupied", cell=cell, side=side, owner=SIDE_OF[owner])
     if reason == "suicide":
-        return f"{cell} would be suicide"
-    when = f"after move {earlier}" if earlier else "at the start"
-    return f"{cell} would repeat the position {when} (superko)"
+        return scene.note(f"{cell} would be suicide: {again}", "failed.suicide", cell=cell, side=side)
+    if earlier:
+        text = f"{cell} would repeat the position after move {earlier} (superko): {again}"
+        return scene.note(text, "failed.superko", cell=cell, side=side, n=earlier)
+    return scene.note(f"{cell} would repeat the empty start position (superko): {again}", "failed.superko_start", cell=cell, side=side)
 
 
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _score_text(state: GoState, game: GameType) -> str:
-    """``Black 45, White 36 + 7.5 komi: Black wins by 1.5``."""
+def _score_note(state: GoState, game: GameType) -> Op:
+    """``Black 45, White 36 (komi 7.5): Black wins by 1.5``."""
     black, white = state.score()
-    komi = state.komi
+    komi, margin = _num(state.komi), black - (white + state.komi)
     first, second = game.first.name_en, game.second.name_en
-    text = f"{first} {black}, {second} {white}"
-    if komi > 0:
-        text += f" + {_num(komi)} komi"
-    elif komi < 0:
-        text += f" - {_num(-komi)} komi"
-    margin = black - (white + komi)
+    text = f"{first} {black}, {second} {white} (komi {komi})"
+    args = {"first": "first", "second": "second", "a": black, "b": white, "komi": komi}
     if margin == 0:
-        return f"{text}: draw"
-    return f"{text}: {first if margin > 0 else second} wins by {_num(abs(margin))}"
+        return scene.note(f"{text}: draw", "score.draw", **args)
+    winner = "first" if margin > 0 else "second"
+    text = f"{text}: {first if margin > 0 else second} wins by {_num(abs(margin))}"
+    return scene.note(text, "score.win", winner=winner, margin=_num(abs(margin)), **args)
 
 
 def _ended_text(state: GoState, game: GameType) -> str:

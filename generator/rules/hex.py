@@ -276,7 +276,11 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
         if state.winner is not None:
             ops.extend(scene.mark(c, "win") for c in state.winning_cells)
             name = (game.first if side == "first" else game.second).name_en
-            ops.append(scene.note(f"{name} joins {state.edges_text(side)}"))
+            text = f"{name} joins {state.edges_text(side)}"
+            if state.joins_rows(side):
+                ops.append(scene.note(text, "connection.rows", side=side, last=str(state.rows)))
+            else:
+                ops.append(scene.note(text, "connection.columns", side=side, last=scene.COLUMN_LETTERS[state.columns - 1]))
         plies.append(Ply(n + 1, side, colour, move.text, ops, move.mark, move.line, move.column))
     decision = None
     if state.winner is not None:

@@ -575,7 +575,8 @@ def _play(record: Record, game: GameType, layout: tuple[str, ...], first_letter:
         side = "first" if to_move == first_letter else "second"
         loser = state.other(to_move)
         if state.counts[loser] == 0:
-            ops.append(scene.note(f"{sides[loser].name_en} has no pieces left: {sides[to_move].name_en} wins"))
+            text = f"{sides[loser].name_en} has no pieces left: {sides[to_move].name_en} wins"
+            ops.append(scene.note(text, "no_pieces", loser="second" if side == "first" else "first", winner=side))
             out.decision = Decision(side, "no-pieces", number, ())
         out.plies.append(Ply(number, side, sides[to_move].colour, move.text, ops, move.mark, move.line, move.column))
         to_move = loser
