@@ -353,8 +353,14 @@ class Builder:
             try:
                 with open(self._state_file(), "rb") as handle:
                     version, state = pickle.load(handle)
-                if version == _code_digest():  # another Qipu wrote it: start afresh
+                if version == _code_digest():
                     self._state = state
+                else:
+                    # Another Qipu wrote it: start afresh, but remember which files
+                    # it wrote, so pages of records since removed or renamed are
+                    # still deleted. Their keys cannot match this version's pages
+                    # (they digest the code), so every page is rendered again.
+                    self._state = _CacheState(outputs=dict(state.outputs))
             except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError):
                 pass
         return self._state

@@ -322,3 +322,27 @@ def test_reordering_events_in_site_toml_rebuilds_the_navigation(tmp_path: Path) 
     assert qipu("build", cwd=tmp_path).returncode == 0
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert home.index("乙赛") < home.index("甲赛")
+
+
+def test_pages_of_renamed_records_are_removed_after_a_qipu_upgrade(tmp_path: Path) -> None:
+    """A build cache written by another Qipu version is not trusted, but the files it
+    says it wrote are still known: the page of a record renamed since is deleted,
+    and files Qipu never wrote (a CNAME for GitHub Pages) stay."""
+    import pickle
+
+    content = tmp_path / "content" / "cup"
+    content.mkdir(parents=True)
+    old = content / "C5-甲 vs 乙-先手胜-2025.01.02 10.00.txt"
+    old.write_text(c5_record("甲", "乙", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    assert _build(tmp_path / "content", tmp_path / "site", tmp_path).returncode == 0
+    (tmp_path / "site" / "CNAME").write_text("archive.example.org\n", encoding="utf-8")
+    before = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}
+    (state_file,) = (tmp_path / ".qipu-cache").glob("state-*.pickle")
+    _, state = pickle.loads(state_file.read_bytes())
+    state_file.write_bytes(pickle.dumps(("an older Qipu", state)))
+    old.rename(content / "C5-甲 vs 乙-先手胜-2025.01.02 11.00.txt")
+    assert _build(tmp_path / "content", tmp_path / "site", tmp_path).returncode == 0
+    after = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}
+    assert len(before) == len(after) == 1 and before != after
+    assert (tmp_path / "site" / "CNAME").read_text(encoding="utf-8") == "archive.example.org\n"
+    assert not (tmp_path / "site" / "files" / "cup" / old.name).exists()
