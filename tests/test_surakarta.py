@@ -391,6 +391,15 @@ def test_long_repetition_is_one_note():
     assert "the moves repeat from move 1" in d.message and "occurs 4 times" in d.message
     assert [op for op in result.plies[7].ops if op[0] == "note"] != []
     assert all(op[0] != "note" for p in result.plies if p.number != 8 for op in p.ops)
+    # On a Chinese page the note is said in Chinese.
+    from generator.render.strings import LANGUAGES
+    from generator.render.viewer import viewer_context
+
+    shown = viewer_context(SU, result, strings=LANGUAGES["zh-CN"], label="x", side_names=("黑方", "红方"))
+    data = json.loads(str(shown["data"]))
+    assert [op[1] for op in data["plies"][7]["o"] if op[0] == "note"] == [
+        "长重复：开局局面（黑方走）第三次出现；从第 1 手起重复，到棋谱结束共出现 4 次"
+    ]
 
 
 def test_twice_is_no_repetition():

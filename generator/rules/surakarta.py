@@ -516,7 +516,7 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
                 if written:
                     found.append(_flipped_warning(record, game, layout))
                 outcome = other
-    _note_repetition(record, game, outcome)
+    _note_repetition(record, game, outcome, first_letter)
     found += outcome.found
     not_replayed = list(record.moves[outcome.stopped :]) if outcome.stopped is not None else []
     return Replay(outcome.setup, outcome.plies, not_replayed, outcome.decision, found, first_letter)
@@ -632,7 +632,7 @@ def _turn_text(letter: str, to_move: str | None, sides: dict[str, Side]) -> str:
 # -- long repetition -----------------------------------------------------------
 
 
-def _note_repetition(record: Record, game: GameType, out: _Outcome) -> None:
+def _note_repetition(record: Record, game: GameType, out: _Outcome, first_letter: str | None) -> None:
     """One note where a position first stands for the third time (same board, same side to move)."""
     seen = out.seen
     thirds = [(plies[2], key) for key, plies in seen.items() if len(plies) >= 3]
@@ -649,7 +649,10 @@ def _note_repetition(record: Record, game: GameType, out: _Outcome) -> None:
         f"the moves repeat from move {first + 1}, and the position occurs {len(plies)} times "
         "by the end of the record"
     )
-    out.plies[at - 1].ops.append(scene.note(text))
+    since_key = "kind.since_start" if first == 0 else "kind.since_move"
+    side = "first" if letter == first_letter else "second"
+    args = {"since": since_key, "at": first, "side": side, "start": first + 1, "times": len(plies)}
+    out.plies[at - 1].ops.append(scene.note(text, "repetition", **args))
     move = record.moves[at - 1]
     message = f"move {at}, {move.text}: {text}"
     out.found.append(diagnostics.make(record.path, move.line, move.column, REPETITION, message))
