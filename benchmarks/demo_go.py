@@ -92,9 +92,9 @@ def _go_move(state: GoState, rng: random.Random, skill: float, seen: bytearray |
 
     ``seen``: Phantom Go, the board as the player knows it (own stones and the
     opponent stones its failed attempts found); None: the whole board.
-    Every player avoids putting its own stones in atari most of the time, as
-    even simple programs do, so that both sides keep living groups; a skilled
-    one also captures, and saves its groups in atari.
+    Every player avoids putting its own stones in atari, as even simple
+    programs do, so that both sides keep living groups; a skilled move looks
+    at every point and prefers captures, ataris and liberties.
     """
     colour = state.to_move
     board = seen if seen is not None else state.board
@@ -105,15 +105,13 @@ def _go_move(state: GoState, rng: random.Random, skill: float, seen: bytearray |
     if nogo:
         return free
     skilled = rng.random() < skill
-    sample = free[:12] if skilled else free[:4]
-    if skilled:  # the liberties of groups in atari: captures and escapes
-        sample += [i for i in _atari_points(board, state.adj) if i in free and i not in sample]
+    sample = free if skilled else free[:4]
     scored = []
     for i in sample:
-        captured, liberties = _after(board, state.adj, i, colour)
+        captured, liberties, ataris = _after(board, state.adj, i, colour)
         value = -12 if liberties == 1 and not captured else 0
-        if skilled:
-            value += 10 * captured + (6 if liberties >= 3 else 0)
+        if skilled:  # capture, put groups in atari, keep liberties
+            value += 10 * captured + 4 * ataris + min(liberties, 4)
         scored.append((value, rng.random(), i))
     best = [i for _, _, i in sorted(scored, reverse=True)]
     return best + [i for i in free if i not in best]
@@ -134,8 +132,8 @@ def _group(board: bytearray, adj: tuple[tuple[int, ...], ...], start: int) -> tu
     return stones, liberties
 
 
-def _after(board: bytearray, adj: tuple[tuple[int, ...], ...], i: int, colour: int) -> tuple[int, int]:
-    """(stones captured, liberties of the new stone's group) if ``colour`` played ``i``."""
+def _after(board: bytearray, adj: tuple[tuple[int, ...], ...], i: int, colour: int) -> tuple[int, int, int]:
+    """If ``colour`` played ``i``: (stones captured, liberties of its group, opponent groups left in atari)."""
     trial = bytearray(board)
     trial[i] = colour
     captured = 0
@@ -146,20 +144,8 @@ def _after(board: bytearray, adj: tuple[tuple[int, ...], ...], i: int, colour: i
                 captured += len(stones)
                 for stone in stones:
                     trial[stone] = 0
-    return captured, len(_group(trial, adj, i)[1])
-
-
-def _atari_points(board: bytearray, adj: tuple[tuple[int, ...], ...]) -> list[int]:
-    """The last liberty of every group, of either colour, that has only one."""
-    seen: set[int] = set()
-    points: list[int] = []
-    for p in range(len(board)):
-        if board[p] in (1, 2) and p not in seen:
-            stones, liberties = _group(board, adj, p)
-            seen |= stones
-            if len(liberties) == 1:
-                points.extend(liberties)
-    return sorted(set(points))
+    ataris = sum(1 for q in adj[i] if trial[q] == 3 - colour and len(_group(trial, adj, q)[1]) == 1)
+    return captured, len(_group(trial, adj, i)[1]), ataris
 
 
 def play_go(event: DemoEvent, first: str, second: str, rng: random.Random) -> Game:
@@ -333,22 +319,38 @@ class DemoFile:
 SLOTS = ("09:00", "10:00", "11:00", "13:30", "14:30", "15:30", "16:30", "17:30", "19:00", "20:00")
 
 
+def _rounds(teams: tuple[str, ...]) -> list[list[tuple[str, str]]]:
+    """A double round robin in rounds (circle method): every team plays once a
+    round, colours alternate, and the second half repeats the first with the
+    colours swapped."""
+    fixed, rest = teams[0], list(teams[1:])
+    rounds = []
+    for r in range(len(teams) - 1):
+        ring = [fixed, *rest]
+        pairs = [(ring[i], ring[-1 - i]) for i in range(len(ring) // 2)]
+        rounds.append([(a, b) if (r + i) % 2 == 0 else (b, a) for i, (a, b) in enumerate(pairs)])
+        rest = rest[-1:] + rest[:-1]
+    return rounds + [[(b, a) for a, b in pairs] for pairs in rounds]
+
+
 def event_files(event: DemoEvent) -> list[DemoFile]:
-    """Every record of one event: a double round robin, each pairing once with each colour."""
+    """Every record of one event: a double round robin, one round per time slot."""
     rng = random.Random(f"demo-go:{event.folder}")
     files: list[DemoFile] = []
-    pairs = [(x, y) for x in event.teams for y in event.teams if x != y]
-    for n, (first, second) in enumerate(pairs):
-        grng = random.Random(f"demo-go:{event.folder}:{n}")
-        game = play_hex(event, first, second, grng) if event.code == "HEX" else play_go(event, first, second, grng)
-        game.time = SLOTS[n % len(SLOTS)]
-        for i in range(len(game.moves)):
-            if grng.random() < 0.4:
-                game.marks[i] = grng.choice((-2, -1, 0, 0, 1, 1, 2))
-        writer = WRITERS[n % len(WRITERS)]
-        text, quirk = _quirks(event, game, writer, n, rng)
-        name = file_name(event, game)
-        files.append(DemoFile(f"{event.folder}/{name}", text.encode("gbk" if writer.encoding == "gbk" else writer.encoding), quirk))
+    n = 0
+    for round_no, pairs in enumerate(_rounds(event.teams)):
+        for first, second in pairs:
+            grng = random.Random(f"demo-go:{event.folder}:{n}")
+            game = play_hex(event, first, second, grng) if event.code == "HEX" else play_go(event, first, second, grng)
+            game.time = SLOTS[round_no]
+            for i in range(len(game.moves)):
+                if grng.random() < 0.4:
+                    game.marks[i] = grng.choice((-2, -1, 0, 0, 1, 1, 2))
+            writer = WRITERS[n % len(WRITERS)]
+            text, quirk = _quirks(event, game, writer, n, rng)
+            name = file_name(event, game)
+            files.append(DemoFile(f"{event.folder}/{name}", text.encode("gbk" if writer.encoding == "gbk" else writer.encoding), quirk))
+            n += 1
     return files
 
 

@@ -25,9 +25,9 @@ EVENTS = {"2025-go9": "GO9", "2025-ng": "NG", "2025-pg": "PG", "2025-hex": "HEX"
 
 # Broken on purpose, and the one error each must show.
 BROKEN = {
-    "2025-go9/GO9-北航·鹰眼 B vs 清华·天元 W-后手胜-2025.12.06 10.00 北京-2025 计算机博弈锦标赛 九路围棋.txt": "RULE-E304",
-    "2025-ng/NG-重大·山城 B vs 北交·不争 W-后手胜-2025.12.07 15.30 北京-2025 计算机博弈锦标赛 不围棋.txt": "RULE-E307",
-    "2025-hex/HEX-南航·蜂巢 R vs 石大·油田 B-先手胜-2025.12.08 20.00 北京-2025 计算机博弈锦标赛 海克斯棋.txt": "RES-E001",
+    "2025-go9/GO9-电子科大·蜀道 B vs 东大·白山 W-后手胜-2025.12.06 13.30 北京-2025 计算机博弈锦标赛 九路围棋.txt": "RULE-E304",
+    "2025-ng/NG-西电·无围 B vs 重大·山城 W-后手胜-2025.12.07 10.00 北京-2025 计算机博弈锦标赛 不围棋.txt": "RULE-E307",
+    "2025-hex/HEX-华科·龟甲 R vs 北理工·六角 B-后手胜-2025.12.08 13.30 北京-2025 计算机博弈锦标赛 海克斯棋.txt": "RES-E001",
 }
 
 
@@ -92,6 +92,19 @@ def test_phantom_go_records_hold_failed_attempts(games):
         # Every move is hidden from the opponent; a pass is announced to both.
         for ply, move in zip(p.replay.plies, p.record.moves):
             assert ply.visible_to == (None if move.passed else (ply.side,)), ply.label
+
+
+def test_each_team_plays_once_per_round_and_the_stronger_teams_lead(games):
+    for event in EVENTS:
+        slots = Counter((team, p.meta.time) for p in games[event] for team in (p.meta.first, p.meta.second))
+        assert set(slots.values()) == {1}, f"{event}: a team plays two games at one time"
+    # The demo's players differ in strength (benchmarks/demo_go.py): the first-listed,
+    # strongest GO9 team scores more than the last-listed, weakest one.
+    points = Counter()
+    for p in games["2025-go9"]:
+        if p.result in ("first", "second"):
+            points[p.meta.first if p.result == "first" else p.meta.second] += 2
+    assert points["北邮·星弈"] > points["电子科大·蜀道"]
 
 
 def test_records_vary_like_real_writers(games):
