@@ -6,6 +6,8 @@ Links are made relative here (``href``), so templates never compute paths.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from collections import Counter, defaultdict
 from typing import Any, Mapping, Sequence
@@ -15,10 +17,9 @@ from markupsafe import Markup
 from generator import __version__, games
 from generator.archive.compare import Comparison, shown_rows
 from generator.archive.index import Archive, Event, GameEntry, Team
-from generator.diagnostics import CATALOG
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
-from generator.render import urls
+from generator.render import diagnostic_titles, urls
 from generator.render.viewer import ui_strings, viewer_context
 
 
@@ -97,6 +98,7 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
         "home_href": link(urls.HOME),
         "teams_href": link(urls.TEAMS),
         "problems_href": link(urls.PROBLEMS),
+        "diag_title": functools.partial(diagnostic_titles.title, language=site.language),
     }
 
 
@@ -337,13 +339,13 @@ def problems(archive: Archive, site: SiteInfo, comparisons: Sequence[Comparison]
     ctx.update(
         files=files,
         totals=totals,
-        by_team=_problems_by_team(archive, page),
+        by_team=_problems_by_team(archive, page, site.language),
         comparisons=[_comparison(c, archive, page, site) for c in comparisons],
     )
     return ctx
 
 
-def _problems_by_team(archive: Archive, page: str) -> list[dict[str, Any]]:
+def _problems_by_team(archive: Archive, page: str, language: str) -> list[dict[str, Any]]:
     """The organiser's view: per team, its records that are inconsistent, and why.
 
     A record counts for both teams it names (which program wrote it is not
@@ -369,7 +371,7 @@ def _problems_by_team(archive: Archive, page: str) -> list[dict[str, Any]]:
                 "records": len(records[name]),
                 "inconsistent": len(bad[name]),
                 "reasons": [
-                    {"code": code, "count": count, "title": CATALOG[code].title if code in CATALOG else code}
+                    {"code": code, "count": count, "title": diagnostic_titles.title(code, language)}
                     for code, count in sorted(reasons[name].items(), key=lambda item: (-item[1], item[0]))
                 ],
             }

@@ -1,0 +1,123 @@
+"""What each diagnostic code means, in Chinese, for the pages of a Chinese site.
+
+The catalog (``generator.diagnostics.CATALOG``) holds each code's English
+title and advice, defined next to the code that reports it. The messages
+themselves name files, moves and values and stay English; a Chinese page
+shows this title above them so an organiser sees at once what kind of
+problem it is. ``tests/test_site.py`` checks that every code has a title here.
+"""
+
+from __future__ import annotations
+
+from generator.diagnostics import CATALOG
+
+ZH: dict[str, str] = {
+    "ARC-N101": "此棋谱是另一文件中同一对局的副本",
+    "ARC-W101": "同一对局的两份棋谱声明的结果不同",
+    "ARC-W102": "同一对局的两份棋谱队名不同",
+    "ARC-W103": "同一对阵同一时间的两份棋谱着法不同",
+    "ARC-W104": "同一对局的两份棋谱开局相同、后来不同",
+    "CFG-E001": "site.toml 不是有效的 TOML",
+    "CFG-E002": "site.toml 中有 Qipu 不认识的键",
+    "CFG-E003": "site.toml 中某个设置的值类型不对",
+    "CFG-E004": "events.<赛事>.games 下的棋种代码未知或重复",
+    "CFG-E005": "该棋种没有这个规则选项",
+    "CFG-E006": "破同分规则名称未知或重复",
+    "CFG-E007": "站点语言未知",
+    "CFG-E008": "[encodings] 下的文本编码未知",
+    "CFG-E009": "同一队名写法归到了两个标准队名下",
+    "CFG-E010": "无法读取配置文件",
+    "CFG-E011": "base_url 不是完整的 http(s) 地址",
+    "CFG-E012": "输出文件夹就是棋谱文件夹或包含它",
+    "CFG-E013": "应指向棋谱文件夹内的键指向了别处",
+    "CFG-W001": "配置的赛事文件夹或编码路径不存在",
+    "ENC-E001": "文件内容不是任何可接受编码的文本",
+    "ENC-E002": "site.toml 指定的编码 Python 不认识",
+    "ENC-W001": "文本中含有 NUL 字符",
+    "FMT-E001": "不是已知棋种的棋谱",
+    "FMT-E002": "不支持的棋种代码",
+    "FMT-E003": "读取此文件时出错（Qipu 的缺陷）",
+    "FMT-E101": "文件中没有 {[…]…} 格式的棋谱",
+    "FMT-E102": "无法读取着法",
+    "FMT-E103": "着法中的一方不属于该棋种",
+    "FMT-E104": "棋谱头字段缺少 ]",
+    "FMT-E201": "无法读取着法行",
+    "FMT-E301": "文件中没有 ([…]…) 格式的棋谱",
+    "FMT-E302": "无法读取着法（围棋类）",
+    "FMT-N101": "全角标点已按半角读取",
+    "FMT-N201": "着法中的全角字符已按半角读取",
+    "FMT-N202": "着法前的一行作为注释保留",
+    "FMT-N301": "十九路围棋棋谱用数字写行号",
+    "FMT-W101": "开头 { 之前的文字已忽略",
+    "FMT-W102": "棋谱不是以 { 开头",
+    "FMT-W103": "棋谱缺少结尾 }：可能不完整",
+    "FMT-W104": "结尾 } 之后的文字已忽略",
+    "FMT-W105": "棋谱头不是标准要求的六个字段",
+    "FMT-W106": "棋谱头字段之间的文字已忽略",
+    "FMT-W107": "MARK 值不是整数",
+    "FMT-W108": "未知的标注已作为注释保留",
+    "FMT-W109": "着法之后多余的文字已忽略",
+    "FMT-W110": "着法之间没有用 ; 分隔",
+    "FMT-W111": "棋谱头不是以棋种代码开头",
+    "FMT-W112": "棋谱中没有着法",
+    "FMT-W201": "棋谱中没有着法",
+    "FMT-W202": "棋盘块的一行经修正后读取",
+    "FMT-W203": "着法的行号从 0 数起：已按 1–6 行读取",
+    "FMT-W204": "棋谱中没有写明双方队名的一行",
+    "FMT-W205": "结尾注释声明的结果与棋谱头不同",
+    "FMT-W301": "棋谱以 [(代码) 开头，而不是 ([代码]",
+    "FMT-W302": "棋谱缺少结尾 )：可能不完整",
+    "FMT-W303": "棋谱括号之外的文字已忽略",
+    "META-W001": "文件名与棋谱头的棋种不同",
+    "META-W002": "文件名与棋谱头的队名不同",
+    "META-W003": "文件名与棋谱头声明的结果不同",
+    "META-W004": "文件名与棋谱头的日期或时间不同",
+    "META-W005": "文件名与棋谱头的地点不同",
+    "META-W006": "文件名与棋谱头的赛事不同",
+    "META-W007": "无法识别结果用语",
+    "META-W008": "时间地点字段中没有可读的日期",
+    "REC-E900": "Qipu 处理此棋谱时出错（Qipu 的缺陷，不是棋谱的问题）",
+    "RES-E001": "声明的结果与规则判定的结果相反",
+    "RES-W001": "既没有声明结果，规则也未判定胜负",
+    "RULE-E102": "落子的一方不对（连珠类轮次）",
+    "RULE-E103": "落子在棋盘之外（连珠类）",
+    "RULE-E104": "落子在已有棋子的点上（连珠类）",
+    "RULE-E105": "胜负已定之后还有着法（连珠类）",
+    "RULE-E201": "走子的一方不对（苏拉卡尔塔棋轮次）",
+    "RULE-E202": "走子的起点或终点在 6×6 棋盘之外（苏拉卡尔塔棋）",
+    "RULE-E203": "起点没有棋子，或不是走子一方的棋子（苏拉卡尔塔棋）",
+    "RULE-E204": "既不是走到相邻空点的一步，也不是吃子（苏拉卡尔塔棋）",
+    "RULE-E205": "走到己方棋子所在的点（苏拉卡尔塔棋）",
+    "RULE-E206": "没有任何轨道允许的吃子（苏拉卡尔塔棋）",
+    "RULE-E207": "胜负已定之后还有着法（苏拉卡尔塔棋）",
+    "RULE-E301": "落子的一方不对（围棋类轮次）",
+    "RULE-E302": "落子在棋盘之外（围棋类）",
+    "RULE-E303": "落子在已有棋子的点上（围棋、不围棋）",
+    "RULE-E304": "自杀着：己方棋块没有气（围棋、不围棋）",
+    "RULE-E305": "重现了先前的全局局面（围棋全局同形禁止）",
+    "RULE-E306": "对局结束之后还有着法（围棋类）",
+    "RULE-E307": "不围棋中提子（不围棋禁止提子）",
+    "RULE-E308": "不围棋中虚手（不允许虚手）",
+    "RULE-E401": "落子的一方不对（海克斯棋轮次）",
+    "RULE-E402": "落子在棋盘之外（海克斯棋）",
+    "RULE-E403": "落子在已有棋子的格上（海克斯棋）",
+    "RULE-E404": "胜负已定之后还有着法（海克斯棋）",
+    "RULE-N101": "黑方禁手：黑方负",
+    "RULE-N102": "复盘停在无法读取的着法处（连珠类）",
+    "RULE-N201": "复盘停在无法读取的着法处（苏拉卡尔塔棋）",
+    "RULE-N202": "吃子用 - 而不是 X 书写（苏拉卡尔塔棋）",
+    "RULE-N203": "长重复：同一局面第三次出现（苏拉卡尔塔棋）",
+    "RULE-N301": "复盘停在无法读取的着法处（围棋、不围棋、幻影围棋）",
+    "RULE-N401": "复盘停在无法读取的着法处（海克斯棋）",
+    "RULE-W201": "棋盘块格式有误，改用标准开局（苏拉卡尔塔棋）",
+    "RULE-W202": "棋盘块与着法上下颠倒，已按倒序读取（苏拉卡尔塔棋）",
+    "RULE-W203": "吃子写到了相邻空点上，已按普通走子读取（苏拉卡尔塔棋）",
+}
+
+
+def title(code: str, language: str) -> str:
+    """The code's title in the page language (English from the catalog where there is none)."""
+    if language.startswith("zh") and code in ZH:
+        return ZH[code]
+    entry = CATALOG.get(code)
+    return entry.title if entry else code
