@@ -50,7 +50,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
-from generator.rules.placement import placement_error, point_xy
+from generator.rules.placement import EDGE, EMPTY, padded_board, placement_error, point_xy
 
 Side = Literal["first", "second"]
 
@@ -99,7 +99,7 @@ FORBIDDEN = diagnostics.define(
 )
 
 # Board cell contents. EDGE pads the board so that line scans need no bounds checks.
-EMPTY, FIRST, SECOND, EDGE = 0, 1, 2, 3
+FIRST, SECOND = 1, 2  # stones on the padded board (placement.EMPTY, EDGE around them)
 
 # How many levels of "is the completing point itself forbidden?" to follow.
 RENJU_DEPTH = 4
@@ -147,9 +147,9 @@ class ConnectState:
         self.rule: str | None = None
         self.winning_cells: tuple[str, ...] = ()
         self.forbidden_kind: str | None = None  # "overline", "double-four", "double-three"
-        # The padded layout is described in _layout().
+        # The padded layout is described in placement.padded_board().
         stride = self._stride = self.columns + 1
-        board, cells, empty, slot = _layout(self.columns, self.rows)
+        board, cells, empty = padded_board(self.columns, self.rows)
         self._board = bytearray(board)
         self._cells = cells  # shared and never written
         self._placed = [0] * len(board)  # the ply that filled each cell
@@ -412,33 +412,6 @@ class ConnectState:
             return None
         finally:
             board[i] = EMPTY
-
-
-_LAYOUTS: dict[tuple[int, int], tuple[bytes, tuple[str | None, ...], tuple[int, ...], dict[int, int]]] = {}
-
-
-def _layout(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tuple[int, ...], dict[int, int]]:
-    """The empty padded board of a size, its cell ids and empty list, built once per size.
-
-    Row y lives at ``(y + 1) * stride``, column x at offset ``x + 1``, with
-    ``stride = columns + 1``: offset 0 of every row and the rows below and
-    above the board are EDGE, so a walk along any line meets EDGE before it
-    can wrap into another row or leave the array.
-    """
-    key = (columns, rows)
-    if key not in _LAYOUTS:
-        stride = columns + 1
-        size = (rows + 3) * stride
-        board = bytearray([EDGE]) * size
-        cells: list[str | None] = [None] * size
-        for y in range(rows):
-            for x in range(columns):
-                i = (y + 1) * stride + x + 1
-                board[i] = EMPTY
-                cells[i] = scene.grid_cell(x, y + 1)
-        empty = tuple(i for i in range(size) if board[i] == EMPTY)
-        _LAYOUTS[key] = (bytes(board), tuple(cells), empty, {i: n for n, i in enumerate(empty)})
-    return _LAYOUTS[key]
 
 
 # -- replay -------------------------------------------------------------------

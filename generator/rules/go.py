@@ -36,6 +36,7 @@ time, a truncated file) gets no decision and the declared result stands.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -43,7 +44,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
-from generator.rules.placement import bounds_text
+from generator.rules.placement import EDGE, EMPTY, bounds_text, padded_board
 
 Side = Literal["first", "second"]
 
@@ -115,7 +116,7 @@ NOGO_PASS = diagnostics.define(
 
 # Board cell contents. EDGE pads the board, so that the neighbours of a point
 # need no bounds checks. BLACK and WHITE are the first and second player.
-EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
+BLACK, WHITE = 1, 2  # stones on the padded board (placement.EMPTY, EDGE around them)
 SIDE_OF = {BLACK: "first", WHITE: "second"}
 VALUE_OF = {"first": BLACK, "second": WHITE}
 
@@ -125,38 +126,15 @@ COLUMN_INDEX = {
     **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)},
 }
 
-_LAYOUTS: dict[tuple[int, int], tuple[bytes, tuple[str | None, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
-
-
-def _layout(
-    columns: int, rows: int
-) -> tuple[bytes, tuple[str | None, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The empty padded board of a size, built once per size.
-
-    Row y (0-based from the bottom) lives at ``(y + 1) * stride``, column x at
-    offset ``x + 1``, with ``stride = columns + 1``. Returns the board, each
-    index's cell id, each index's on-board neighbours and the on-board indices.
-    """
-    key = (columns, rows)
-    if key not in _LAYOUTS:
-        stride = columns + 1
-        size = (rows + 3) * stride
-        board = bytearray([EDGE]) * size
-        cells: list[str | None] = [None] * size
-        for y in range(rows):
-            for x in range(columns):
-                i = (y + 1) * stride + x + 1
-                board[i] = EMPTY
-                cells[i] = scene.grid_cell(x, y + 1)
-        adj = tuple(
-            tuple(j for j in (i - stride, i - 1, i + 1, i + stride) if 0 <= j < size and board[j] != EDGE)
-            if board[i] != EDGE
-            else ()
-            for i in range(size)
-        )
-        points = tuple(i for i in range(size) if board[i] == EMPTY)
-        _LAYOUTS[key] = (bytes(board), tuple(cells), adj, points)
-    return _LAYOUTS[key]
+@functools.cache
+def _neighbours(columns: int, rows: int) -> tuple[tuple[int, ...], ...]:
+    """Each index's on-board neighbours on the padded board of a size (placement.padded_board)."""
+    board, _, _ = padded_board(columns, rows)
+    stride = columns + 1
+    return tuple(
+        tuple(j for j in (i - stride, i - 1, i + 1, i + stride) if board[j] != EDGE) if board[i] != EDGE else ()
+        for i in range(len(board))
+    )
 
 
 class GoState:
@@ -200,10 +178,10 @@ class GoState:
         self.rows = game.rows
         self.komi = float(options.get("komi", game.options.get("komi", 7.5)))
         self.stride = self.columns + 1
-        board, cells, adj, points = _layout(self.columns, self.rows)
+        board, cells, points = padded_board(self.columns, self.rows)
         self.board = bytearray(board)
         self.cells = cells  # shared, never written
-        self.adj = adj
+        self.adj = _neighbours(self.columns, self.rows)
         self.points = points
         self.placed = [0] * len(board)  # move number that put the stone on each point
         self.ids: list[str | None] = [None] * len(board)  # scene id of the stone on each point

@@ -7,12 +7,39 @@ every game.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from generator import scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Move
+
+
+# The padded boards of the k-in-a-row and Go engines: an empty point, and the
+# border around the board (the engines number their stones 1 and 2).
+EMPTY, EDGE = 0, 3
+
+
+@functools.cache
+def padded_board(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tuple[int, ...]]:
+    """The empty padded board of a size, each index's cell id, and the on-board indices.
+
+    Row y (0-based from the bottom) lives at ``(y + 1) * stride``, column x at
+    offset ``x + 1``, with ``stride = columns + 1``: offset 0 of every row and
+    the rows below and above the board are EDGE, so a walk along any line meets
+    EDGE before it can wrap into another row or leave the array.
+    """
+    stride = columns + 1
+    size = (rows + 3) * stride
+    board = bytearray([EDGE]) * size
+    cells: list[str | None] = [None] * size
+    for y in range(rows):
+        for x in range(columns):
+            i = (y + 1) * stride + x + 1
+            board[i] = EMPTY
+            cells[i] = scene.grid_cell(x, y + 1)
+    return bytes(board), tuple(cells), tuple(i for i in range(size) if board[i] == EMPTY)
 
 
 def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
