@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -172,7 +171,7 @@ class GridBoard:
         return svg_document("q-board", self.width, self.height, label, self._static if static else None, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
-        return pieces_svg(position, self._xy, self.cells, STONE_RADIUS, number_size if numbers else None)
+        return pieces_svg(position, self._xy, self.cells, STONE_RADIUS, numbers)
 
     def _marks(self, position: Position) -> str:
         return marks_svg(position, self._xy, MARK_RADIUS)
@@ -193,7 +192,7 @@ class GridBoard:
             "radius": STONE_RADIUS,
             "marks": dict(MARK_RADIUS),
             # Font size of move numbers: the first entry whose threshold the ply reaches.
-            "numberSizes": [[100, number_size(100)], [10, number_size(10)], [0, number_size(1)]],
+            "numberSizes": number_sizes(STONE_RADIUS),
             "classes": {name: f"q-{name}" for name in ("stone", "black", "white", "red", "blue")},
         }
         return dict(self._scene)
@@ -222,9 +221,9 @@ def pieces_svg(
     xy: dict[str, str],
     cells: dict[str, tuple[float, float]],
     radius: float,
-    number_size: Callable[[int], float] | None,
+    numbers: bool = False,
 ) -> str:
-    """The pieces of a position as circles (and move numbers when ``number_size`` is given).
+    """The pieces of a position as circles (and, with ``numbers``, the ply that put each there).
 
     Shared by every board drawn with circles; ``xy`` holds each cell's
     ready-made 'cx="…" cy="…"' attributes.
@@ -237,11 +236,11 @@ def pieces_svg(
             continue
         side = css_word(piece.side)
         out.append(f'<circle class="q-{css_word(piece.kind)} q-{side}" {at} r="{r}"/>')
-        if number_size is not None and piece.ply > 0:
+        if numbers and piece.ply > 0:
             x, y = cells[piece.at]
             out.append(
                 f'<text class="q-num q-on-{side}" x="{_num(x)}" y="{_num(y)}" '
-                f'font-size="{_num(number_size(piece.ply))}">{piece.ply}</text>'
+                f'font-size="{number_size(piece.ply, radius)}">{piece.ply}</text>'
             )
     return "".join(out)
 
@@ -257,13 +256,19 @@ def marks_svg(position: Position, xy: dict[str, str], radius: dict[str, float]) 
     return "".join(out)
 
 
-def number_size(ply: int) -> float:
-    """Font size for a move number so that it fits inside a stone."""
-    if ply >= 100:
-        return 13
-    if ply >= 10:
-        return 16
-    return 18
+# Font size of a move number as a share of its piece's radius, by the
+# smallest ply that uses it: three digits, two, one.
+_NUMBER_SCALE = ((100, 0.7), (10, 0.86), (0, 0.97))
+
+
+def number_size(ply: int, radius: float = STONE_RADIUS) -> int:
+    """Font size for a move number so that it fits inside a piece of ``radius``."""
+    return next(round(radius * scale) for least, scale in _NUMBER_SCALE if ply >= least)
+
+
+def number_sizes(radius: float) -> list[list[int]]:
+    """The same sizes for viewer.js (``scene["numberSizes"]``): [[smallest ply, font size], ...]."""
+    return [[least, round(radius * scale)] for least, scale in _NUMBER_SCALE]
 
 
 _BOARDS: dict[str, GridBoard] = {}

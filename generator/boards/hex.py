@@ -27,7 +27,13 @@ from typing import Any
 
 import svgwrite
 
-from generator.boards.grid import STATIC_MARK, marks_svg, pieces_svg, svg_document
+from generator.boards.grid import (
+    STATIC_MARK,
+    marks_svg,
+    number_sizes,
+    pieces_svg,
+    svg_document,
+)
 from generator.games import GameType
 from generator.scene import COLUMN_LETTERS, Position, grid_cell
 
@@ -257,7 +263,7 @@ class HexBoard:
         """
         pieces = marks = ""
         if position is not None:
-            pieces = pieces_svg(position, self._xy, self.cells, STONE_RADIUS, number_size if numbers else None)
+            pieces = pieces_svg(position, self._xy, self.cells, STONE_RADIUS, numbers)
             marks = marks_svg(position, self._xy, MARK_RADIUS)
         return svg_document("q-board q-board-hex", self.width, self.height, label, self._static if static else None, pieces, marks)
 
@@ -271,19 +277,10 @@ class HexBoard:
                 "cells": {cell: [x, y] for cell, (x, y) in self.cells.items()},
                 "radius": STONE_RADIUS,
                 "marks": dict(MARK_RADIUS),
-                "numberSizes": [[100, number_size(100)], [10, number_size(10)], [0, number_size(1)]],
+                "numberSizes": number_sizes(STONE_RADIUS),
                 "classes": {name: f"q-{name}" for name in ("stone", "red", "blue")},
             }
         return dict(self._scene)  # shallow: callers replace "cells", never edit inside
-
-
-def number_size(ply: int) -> int:
-    """Font size for a move number so that it fits inside a stone."""
-    if ply >= 100:
-        return 12
-    if ply >= 10:
-        return 15
-    return 17
 
 
 _BOARDS: dict[tuple[str, str], HexBoard] = {}

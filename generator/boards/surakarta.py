@@ -28,6 +28,7 @@ from generator.boards.grid import (
     STATIC_MARK,
     css_word,
     marks_svg,
+    number_sizes,
     pieces_svg,
     svg_document,
 )
@@ -184,7 +185,7 @@ class SurakartaBoard:
         return svg_document("q-board q-board-surakarta", self.width, self.height, label, static_markup, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
-        return pieces_svg(position, self._xy, self.cells, PIECE_RADIUS, number_size if numbers else None)
+        return pieces_svg(position, self._xy, self.cells, PIECE_RADIUS, numbers)
 
     def _paths(self, position: Position) -> str:
         out = []
@@ -207,20 +208,11 @@ class SurakartaBoard:
                 "cells": {cell: [x, y] for cell, (x, y) in self.cells.items()},
                 "radius": PIECE_RADIUS,
                 "marks": dict(MARK_RADIUS),
-                "numberSizes": [[100, number_size(100)], [10, number_size(10)], [0, number_size(1)]],
+                "numberSizes": number_sizes(PIECE_RADIUS),
                 "classes": {name: f"q-{name}" for name in ("piece", "black", "red")},
                 "curves": dict(self.curves),
             }
         return dict(self._scene)  # shallow: callers replace "cells", never edit inside
-
-
-def number_size(ply: int) -> int:
-    """Font size for a move number so that it fits inside a piece."""
-    if ply >= 100:
-        return 14
-    if ply >= 10:
-        return 17
-    return 19
 
 
 _BOARDS: dict[str, SurakartaBoard] = {}
