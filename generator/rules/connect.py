@@ -50,6 +50,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
+from generator.rules.messages import reporter, side_found
 from generator.rules.placement import EDGE, EMPTY, padded_board, placement_error, point_xy
 
 Side = Literal["first", "second"]
@@ -494,10 +495,7 @@ def _illegal(
     state: ConnectState, move: Move, xy: tuple[int, int] | None, n: int, game: GameType, path: str
 ) -> Diagnostic | None:
     """The diagnostic for move number n (at ``xy``) if it cannot be played, else None."""
-
-    def error(code: str, why: str) -> Diagnostic:
-        return diagnostics.make(path, move.line, move.column, code, f"move {n}, {move.text}: {why}")
-
+    error = reporter(path, move, n)
     if move.point is None:
         return error(UNREADABLE, "the move cannot be read; the replay stops here")
     if state.winner is not None:
@@ -534,13 +532,7 @@ def _turn_text(state: ConnectState, game: GameType, letter: str, side: str | Non
         want = f"{name}'s 1st stone of a new turn of {stones}"
     else:
         want = f"{name}'s {_ordinal(index)} stone of this turn"
-    if side is None:
-        found = (
-            f"unknown side {letter!r} ({game.first.letter} = {game.first.name_en}, "
-            f"{game.second.letter} = {game.second.name_en})"
-        )
-    else:
-        found = (game.first if side == "first" else game.second).name_en
+    found = side_found(game, letter)
     rule = ""
     if state.per_turn > 1 or state.first_turn > 1:
         rule = (

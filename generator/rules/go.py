@@ -44,6 +44,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
+from generator.rules.messages import reporter, side_found
 from generator.rules.placement import EDGE, EMPTY, bounds_text, padded_board
 
 Side = Literal["first", "second"]
@@ -451,7 +452,7 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
 
     for n, move in enumerate(record.moves):
         number = n + 1
-        error = _reporter(record.path, move, number)
+        error = reporter(record.path, move, number)
         side: Side = state.side_to_move
         me, them = sides[side], sides["second" if side == "first" else "first"]
         problem: Diagnostic | None = None
@@ -549,15 +550,6 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
         decision = Decision(state.winner, state.rule or "", state.end_move, (), score)
     not_replayed = list(record.moves[stopped:]) if stopped is not None else []
     return Replay([], plies, not_replayed, decision, found)
-
-
-def _reporter(path: str, move: Move, number: int) -> Callable[[str, str], Diagnostic]:
-    """``error(code, why)``: a diagnostic at the move, its message ``move 12, B[D5]: why``."""
-
-    def error(code: str, why: str) -> Diagnostic:
-        return diagnostics.make(path, move.line, move.column, code, f"move {number}, {move.text}: {why}")
-
-    return error
 
 
 def _name(game: GameType, value: int) -> str:
@@ -658,13 +650,7 @@ def _ended_text(state: GoState, game: GameType) -> str:
 def _turn_text(game: GameType, letter: str, expected: str, failed_before: int, last_placed: str = "") -> str:
     want = (game.first if expected == "first" else game.second).name_en
     side = game.side_of(letter)
-    if side is None:
-        found = (
-            f"unknown side {letter!r} ({game.first.letter} = {game.first.name_en}, "
-            f"{game.second.letter} = {game.second.name_en})"
-        )
-    else:
-        found = (game.first if side == "first" else game.second).name_en
+    found = side_found(game, letter)
     if failed_before:
         return (
             f"wrong side to move: expected {want} to try again after the failed attempt at "

@@ -41,6 +41,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
+from generator.rules.messages import reporter, side_found
 from generator.rules.placement import placement_error, point_xy
 
 Side = Literal["first", "second"]
@@ -294,10 +295,7 @@ def _illegal(
     state: HexState, move: Move, xy: tuple[int, int] | None, n: int, game: GameType, path: str
 ) -> Diagnostic | None:
     """The diagnostic for move number n (at ``xy``) if it cannot be played, else None."""
-
-    def error(code: str, why: str) -> Diagnostic:
-        return diagnostics.make(path, move.line, move.column, code, f"move {n}, {move.text}: {why}")
-
+    error = reporter(path, move, n)
     if move.point is None:
         return error(UNREADABLE, "the move cannot be read; the replay stops here")
     if state.winner is not None:
@@ -312,13 +310,7 @@ def _illegal(
     expected = state.to_move
     if side != expected:
         want = (game.first if expected == "first" else game.second).name_en
-        if side is None:
-            got = (
-                f"unknown side {move.side!r} ({game.first.letter} = {game.first.name_en}, "
-                f"{game.second.letter} = {game.second.name_en})"
-            )
-        else:
-            got = (game.first if side == "first" else game.second).name_en
+        got = side_found(game, move.side)
         return error(
             WRONG_SIDE, f"wrong side to move: expected {want} to move, found {got} (the sides alternate, red first)"
         )

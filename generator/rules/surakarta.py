@@ -38,6 +38,7 @@ from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType, Side
 from generator.model import Decision, Move, Op, Ply, Record, Replay
+from generator.rules.messages import move_error
 
 UNREADABLE = diagnostics.define(
     "RULE-N201",
@@ -563,14 +564,14 @@ def _play(record: Record, game: GameType, layout: tuple[str, ...], first_letter:
             if not verdict.legal:
                 error = (verdict.code or BAD_MOVE, verdict.why)
         if error is not None:
-            out.found.append(_say(record, move, number, *error))
+            out.found.append(move_error(record.path, move, number, *error))
             out.stopped = n
             break
         assert to_move is not None
         if verdict.code == PLAIN_CAPTURE:
             plain.append((move, number))  # one note for the whole record, below
         elif verdict.code is not None:
-            out.found.append(_say(record, move, number, verdict.code, verdict.why))
+            out.found.append(move_error(record.path, move, number, verdict.code, verdict.why))
         ops = state.play(start, target, verdict.route)
         side = "first" if to_move == first_letter else "second"
         loser = state.other(to_move)
@@ -591,10 +592,6 @@ def _play(record: Record, game: GameType, layout: tuple[str, ...], first_letter:
         )
         out.found.append(diagnostics.make(record.path, first.line, first.column, PLAIN_CAPTURE, why))
     return out
-
-
-def _say(record: Record, move: Move, number: int, code: str, why: str) -> Diagnostic:
-    return diagnostics.make(record.path, move.line, move.column, code, f"move {number}, {move.text}: {why}")
 
 
 def _unplayable(
