@@ -43,7 +43,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyspiel
 
@@ -328,6 +330,15 @@ def _captures(rows: tuple[str, ...], x: int, y: int, colour: str) -> bool:
     return False
 
 
+def _random_prefixes(game: Game, rng: random.Random, tries: int = 20) -> Iterator[tuple[int, Any]]:
+    """Up to ``tries`` random positions of ``game`` where it is not over: (moves played, OpenSpiel state)."""
+    for _ in range(tries):
+        count = rng.randrange(0, game.length)
+        state = replay_state(game, count)
+        if not state.is_terminal():
+            yield count, state
+
+
 def go_illegal(game: Game, rng: random.Random, prefer: str | None = None) -> Illegal | None:
     """A random move that OpenSpiel's Go refuses after a random prefix of ``game``.
 
@@ -337,12 +348,7 @@ def go_illegal(game: Game, rng: random.Random, prefer: str | None = None) -> Ill
     (the ko retake as positional superko). ``prefer`` picks the kind when the
     position has one; None when no prefix has an illegal move (rare).
     """
-    playable = game.length
-    for _ in range(20):
-        count = rng.randrange(0, playable)
-        state = replay_state(game, count)
-        if state.is_terminal():
-            continue
+    for count, state in _random_prefixes(game, rng):
         size = game.size
         rows = board_rows(state, size)
         player = state.current_player()
@@ -379,12 +385,7 @@ def phantom_attempt(game: Game, rng: random.Random) -> tuple[Game, int] | None:
     refuses it and the same player moves again), then plays on at random to
     the end. Returns the new game and the index of the attempt in its moves.
     """
-    playable = game.length
-    for _ in range(20):
-        count = rng.randrange(0, playable)
-        state = replay_state(game, count)
-        if state.is_terminal():
-            continue
+    for count, state in _random_prefixes(game, rng):
         size = game.size
         rows = board_rows(state, size)
         player = state.current_player()
