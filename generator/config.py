@@ -13,7 +13,6 @@ The reference for organisers is ``docs/site-toml.md``.
 from __future__ import annotations
 
 import codecs
-import dataclasses
 import datetime
 import difflib
 import hashlib
@@ -450,11 +449,10 @@ class _Reader:
             if not _is_folder_name(key):
                 self.error(CFG_PATH, path, f"{dotted(path)}: an event key is the name of one folder directly under the content folder, without '/' or '..'")
                 continue
-            event = self.event(path, key, self.table(path, table))
-            events[key] = dataclasses.replace(event, position=len(events))
+            events[key] = self.event(path, key, self.table(path, table), position=len(events))
         return events
 
-    def event(self, path: tuple[str, ...], key: str, table: dict[str, Any]) -> EventConfig:
+    def event(self, path: tuple[str, ...], key: str, table: dict[str, Any], position: int = 0) -> EventConfig:
         self.unknown_keys(path, table, ("name", "dates", "place", "games"))
         name = self.string(path + ("name",), table["name"], key) if "name" in table else key
         dates = self.string(path + ("dates",), table["dates"], None) if "dates" in table else None
@@ -470,7 +468,7 @@ class _Reader:
                 self.error(CFG_GAME, game_path, f"{dotted(game_path)}: game {game.code} is configured twice in this event; this entry is ignored")
                 continue
             rules[game.code] = self.game(game_path, game, self.table(game_path, game_table))
-        return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))))
+        return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))), position)
 
     def game(self, path: tuple[str, ...], game: games.GameType, table: dict[str, Any]) -> GameRules:
         self.unknown_keys(path, table, ("points", "tiebreaks", "options"))

@@ -20,6 +20,7 @@ from generator.archive.index import Archive, Event, GameEntry, Team
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import diagnostic_titles, urls
+from generator.render.env import format_number
 from generator.render.viewer import ui_strings, viewer_context
 
 
@@ -466,7 +467,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
 
 def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mapping[str, float]) -> str:
     """The area count behind a computed Go result, in the page language."""
-    a, b, komi = (f"{score.get(key, 0):g}" for key in ("first", "second", "komi"))  # 45.0 -> 45, 7.5 -> 7.5
+    a, b, komi = (format_number(score.get(key, 0)) for key in ("first", "second", "komi"))  # 45.0 -> 45
     return strings["area_count"].format(first=side_names[0], a=a, second=side_names[1], b=b, komi=komi)
 
 
