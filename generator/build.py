@@ -552,7 +552,7 @@ class Builder:
 
     def _inputs(self, found: _Found, summaries: list[Summary]) -> str:
         """One digest of everything the site is made from."""
-        files = [(rel, p.stat().st_size, p.stat().st_mtime_ns) for rel, p in found.pages + found.assets]
+        files = [(rel, st.st_size, st.st_mtime_ns) for rel, p in found.pages + found.assets for st in (p.stat(),)]
         return _digest(
             _code_digest(),
             self._theme,
