@@ -51,7 +51,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
 from generator.rules.messages import reporter, side_found
-from generator.rules.placement import EDGE, EMPTY, padded_board, placement_error, point_xy
+from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, padded_board, placement_error, point_xy
 
 Side = Literal["first", "second"]
 
@@ -416,10 +416,6 @@ class ConnectState:
 
 
 # -- replay -------------------------------------------------------------------
-
-# Column letters as written (either case) -> 0-based column.
-COLUMN_INDEX = {**{c: i for i, c in enumerate(scene.COLUMN_LETTERS)}, **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)}}
-
 
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
     """Replay a record stone by stone; stop at the first illegal move.

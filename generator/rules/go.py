@@ -45,7 +45,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
 from generator.rules.messages import reporter, side_found
-from generator.rules.placement import EDGE, EMPTY, bounds_text, padded_board
+from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, bounds_text, padded_board
 
 Side = Literal["first", "second"]
 
@@ -121,11 +121,6 @@ BLACK, WHITE = 1, 2  # stones on the padded board (placement.EMPTY, EDGE around 
 SIDE_OF = {BLACK: "first", WHITE: "second"}
 VALUE_OF = {"first": BLACK, "second": WHITE}
 
-# Column letters as written (either case) -> 0-based column.
-COLUMN_INDEX = {
-    **{c: i for i, c in enumerate(scene.COLUMN_LETTERS)},
-    **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)},
-}
 
 @functools.cache
 def _neighbours(columns: int, rows: int) -> tuple[tuple[int, ...], ...]:

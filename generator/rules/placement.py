@@ -42,6 +42,13 @@ def padded_board(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...]
     return bytes(board), tuple(cells), tuple(i for i in range(size) if board[i] == EMPTY)
 
 
+# Column letters as written (either case) -> 0-based column.
+COLUMN_INDEX = {
+    **{c: i for i, c in enumerate(scene.COLUMN_LETTERS)},
+    **{c.lower(): i for i, c in enumerate(scene.COLUMN_LETTERS)},
+}
+
+
 def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
     """0-based (x, y) of a parsed point like ("J", 10); None if it names no column."""
     if point is None:
