@@ -13,43 +13,50 @@ decoded, parsed and replayed again. The same cache lives on disk in
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 import hashlib
 import json
-import multiprocessing
 import os
 import pickle
 import threading
 import time
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable
 
-from generator import __version__, games
-from generator.archive import duplicates
-from generator.archive.index import Archive, Event, GameEntry, Indexer, Summary
+from generator import __version__, boards, games
+from generator.archive.summary import Summary
 from generator.cache import ViewStore
 from generator.config import Config
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
-from generator.archive.compare import Comparison, compare
 from generator.pipeline import Processed, event_key, group_key, process, sha256
 from generator.render import pages, urls
 from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
-from generator.render.markdown import render_markdown
 from generator.render.strings import strings as ui_strings
 from generator.render.write import copy_if_changed, remove_stale, write_if_changed
 
+# Imported where first needed: a quick rebuild (Builder._quick) uses none of
+# these, and Python's start-up and imports are most of its time.
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from generator.archive.compare import Comparison
+    from generator.archive.index import Archive, Event, GameEntry, Indexer
+
 CACHE_FORMAT = f"{__version__}/1"
+# A quick rebuild (Builder._quick) renders its pages in this process: for more edits, the full path.
+QUICK_LIMIT = 50
 # Below this many records to (re)process or pages to render, a process pool costs more than it saves.
 POOL_THRESHOLD = 200
 # File times have a coarse clock tick: a file this close to a scan is read again.
 RACY_NS = 2_000_000_000
 ASSET_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"}
 PAGE_SUFFIXES = {".md", ".markdown"}
+TEMPORARY = ("~", ".swp", ".tmp")  # editors' and tools' files beside the records: never records
 
 
 @dataclass(slots=True)
@@ -61,6 +68,7 @@ class BuildReport:
     unchanged: int = 0
     removed: int = 0
     reparsed: int = 0  # records decoded, parsed and replayed (not taken from the cache)
+    quick: bool = False  # only the edited records' game pages were rewritten (Builder._quick)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
     published: bool = True  # False when --strict refused to write
@@ -87,21 +95,81 @@ class _EventPart:
     """What the write stage derives from one event's games."""
 
     jobs: list[pages.GameJob]
-    fps: dict[str, str]  # source -> digest of its game page's inputs
+    listed: dict[str, str]  # source -> digest of what pages other than its own show of the game (_listed)
     digest: str  # of all of them
     jsonl: bytes  # its lines of data/games.jsonl
+    _pickled: bytes = b""
+
+    def pickled(self) -> bytes:
+        """The jobs, pickled once for the build state (a quick rebuild needs one of them)."""
+        if not self._pickled:
+            self._pickled = pickle.dumps(self.jobs, pickle.HIGHEST_PROTOCOL)
+        return self._pickled
+
+
+class _Pickled:
+    """Values by name, kept pickled until one is asked for.
+
+    The build state holds a summary for every record; a quick rebuild (one
+    record edited, see :meth:`Builder._quick`) looks at one or two of ten
+    thousand, so loading the state does not unpickle the rest.
+    """
+
+    __slots__ = ("raw", "_live")
+
+    def __init__(self, raw: dict[str, bytes] | None = None) -> None:
+        self.raw: dict[str, bytes] = raw if raw is not None else {}
+        self._live: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        value = self._live.get(name)
+        if value is None:
+            value = self._live[name] = pickle.loads(self.raw[name])
+        return value
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.raw
+
+    def put(self, name: str, raw: bytes, value: Any = None) -> None:
+        self.raw[name] = raw
+        if value is None:
+            self._live.pop(name, None)
+        else:
+            self._live[name] = value
+
+    def carried(self, names: Container[str]) -> _Pickled:
+        """A copy holding only these names (unpickled values stay unpickled)."""
+        copy = _Pickled({name: raw for name, raw in self.raw.items() if name in names})
+        copy._live = {name: value for name, value in self._live.items() if name in names}
+        return copy
+
+    def __getstate__(self) -> dict[str, bytes]:
+        return self.raw
+
+    def __setstate__(self, raw: dict[str, bytes]) -> None:
+        self.raw, self._live = raw, {}
 
 
 @dataclass(slots=True)
 class _CacheState:
-    """What the last build knew: record summaries by path, output keys by file."""
+    """What the last build knew: records by path, output keys by file, and what a quick rebuild needs."""
 
-    records: dict[str, tuple[int, int, str, Summary]] = field(default_factory=dict)  # path -> size, mtime, key, summary
+    records: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # path -> size, mtime, key
+    summaries: _Pickled = field(default_factory=_Pickled)  # path -> Summary
     outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
     inputs: str = ""  # digest of every input of the last build that wrote the site
+    settings: str = ""  # digest of the inputs other than the records (code, theme, site.toml, pages, assets)
+    reading: str = ""  # digest of the settings that decide how records are read (Builder._reading)
     scanned_ns: int = 0  # wall clock when that build looked at the files
     games: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # For a quick rebuild: the game page jobs per event (pickled), the site
+    # around every page and its key, the records compared side by side.
+    jobs: dict[str, bytes] = field(default_factory=dict)
+    site: bytes = b""
+    site_key: str = ""
+    compared: frozenset[str] = frozenset()
+    boards: dict[str, str] = field(default_factory=dict)  # static board drawings (generator.boards)
 
 
 def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
@@ -115,28 +183,43 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
     if not content.is_dir():
         return found
     skip = {os.path.realpath(p) for p in exclude}
+    records, pages, assets = found.records, found.pages, found.assets
 
     def walk(folder: str, prefix: str) -> None:
+        # The hot loop of a no-change rebuild: one stat per record, little else.
         with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        for entry in entries:
-            name = entry.name
-            if entry.is_dir():
-                if not name.startswith((".", "_")) and os.path.realpath(entry.path) not in skip:
-                    walk(entry.path, f"{prefix}{name}/")
-                continue
-            if name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp")) or not entry.is_file():
-                continue
-            _classify(found, prefix + name, entry.path, entry.stat)
+            for entry in it:
+                name = entry.name
+                if entry.is_dir():
+                    if not name.startswith((".", "_")) and os.path.realpath(entry.path) not in skip:
+                        walk(entry.path, f"{prefix}{name}/")
+                    continue
+                if name.startswith((".", "~")) or name.endswith(TEMPORARY) or not entry.is_file():
+                    continue
+                suffix = _suffix(name)
+                if suffix in PAGE_SUFFIXES:
+                    pages.append((prefix + name, Path(entry.path)))
+                elif suffix in ASSET_SUFFIXES:
+                    assets.append((prefix + name, Path(entry.path)))
+                else:
+                    records.append((prefix + name, entry.path, entry.stat()))
 
     walk(str(content), "")
-    found.records.sort(key=lambda r: r[0])
+    records.sort(key=lambda r: r[0])
+    # Pages and assets in the order of a walk through sorted folders (the navigation lists pages so).
+    pages.sort(key=lambda r: r[0].split("/"))
+    assets.sort(key=lambda r: r[0].split("/"))
     return found
+
+
+def _suffix(name: str) -> str:
+    """What decides whether a file is a page, an asset or a record: ``.md``, ``.png``, ``.txt`` (lower case)."""
+    return name[name.rfind(".") :].lower() if "." in name else ""
 
 
 def _classify(found: _Found, rel: str, path: str, stat: Callable[[], os.stat_result]) -> None:
     """A Markdown page, an asset to publish, or (anything else) a record."""
-    suffix = os.path.splitext(rel)[1].lower()
+    suffix = _suffix(rel.rsplit("/", 1)[-1])
     if suffix in PAGE_SUFFIXES:
         found.pages.append((rel, Path(path)))
     elif suffix in ASSET_SUFFIXES:
@@ -149,7 +232,7 @@ def scan_one(path: Path, rel: str) -> _Found:
     """One file, classified as :func:`scan` would (hidden and temporary files skipped)."""
     found = _Found([], [], [])
     name = path.name
-    if not (name.startswith((".", "~")) or name.endswith(("~", ".swp", ".tmp"))):
+    if not (name.startswith((".", "~")) or name.endswith(TEMPORARY)):
         _classify(found, rel, str(path), path.stat)
     return found
 
@@ -187,6 +270,8 @@ def _digest(*parts: object) -> str:
 
 
 def summarize(p: Processed, key: str) -> Summary:
+    from generator.archive import duplicates
+
     moves = p.moves_text()
     return Summary(
         source=p.source,
@@ -226,8 +311,11 @@ _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[str] = set()
 
 
-def _process_task(task: _RECORD_TASK) -> tuple[Summary, bytes | None]:
-    """Decode, parse and replay one record, then prepare its game page's heavy parts."""
+def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None]:
+    """Decode, parse and replay one record, then prepare its game page's heavy parts.
+
+    Returns the record's summary pickled (as the build state keeps it) and its view.
+    """
     rel, path, data, encoding, options, folder, settings = task
     if data is None:  # a record the last build did not know: read here, in parallel
         data = _read(path)
@@ -239,7 +327,7 @@ def _process_task(task: _RECORD_TASK) -> tuple[Summary, bytes | None]:
         # Compressed here, in parallel: the views are mostly repeated markup and
         # travel through a pipe and into the cache file.
         view = zlib.compress(pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL), 1)
-    return summarize(processed, key), view
+    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), view
 
 
 def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str, bool, tuple[str, ...]]:
@@ -265,6 +353,9 @@ def _render_page_task(index: int) -> tuple[str, bool]:
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork: workers inherit the parent's imports and the _WORKER globals at no cost.
     return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
 
@@ -288,7 +379,7 @@ class Builder:
         self._views = ViewStore(self.cache_dir / "views.sqlite")
         self._cached_keys: set[str] | None = None
         self._fresh_views: dict[str, bytes] = {}
-        self._indexer = Indexer()
+        self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
         self._theme = ""  # digest of templates and static files, taken at the start of each build
         self._found: _Found | None = None  # the last scan, updated from `changed` by serve
         self._outputs_seen: set[str] | None = None  # the output files as the last build left them
@@ -355,6 +446,7 @@ class Builder:
                     version, state = pickle.load(handle)
                 if version == _code_digest():
                     self._state = state
+                    boards.remember(state.boards)
                 else:
                     # Another Qipu wrote it: start afresh, but remember which files
                     # it wrote, so pages of records since removed or renamed are
@@ -385,9 +477,11 @@ class Builder:
 
     def process_records(
         self, found: _Found, state: _CacheState, trusted: Callable[[str], bool] = lambda rel: False
-    ) -> tuple[list[Summary], dict[str, tuple[int, int, str, Summary]], int]:
-        """Summaries for every record, from the cache where the inputs did not change.
+    ) -> tuple[dict[str, tuple[int, int, str]], _Pickled, list[str]]:
+        """Every record's key and summary, from the cache where the inputs did not change.
 
+        Returns the records (path -> size, mtime, key), their summaries and the
+        paths of the records decoded, parsed and replayed again.
         ``trusted(rel)`` says a record is known unchanged since the last build
         of this Builder (``qipu serve`` knows what was saved): it is not checked.
         """
@@ -395,17 +489,21 @@ class Builder:
         # A file modified less than this before the last scan may have been
         # saved again since without its size or time changing ("racy" files).
         racy = state.scanned_ns - RACY_NS
-        summaries: dict[str, Summary] = {}
-        fresh: dict[str, tuple[int, int, str, Summary]] = {}
+        # Settings as the last build read the records: if they are the same,
+        # a record's size and time say enough (the common case, ten thousand times).
+        same_reading = self._reading() == state.reading
+        known = state.records
+        fresh: dict[str, tuple[int, int, str]] = {}
         tasks: list[_RECORD_TASK] = []
         stats: dict[str, os.stat_result] = {}
         for rel, path, st in found.records:
-            if trusted(rel):
-                old = state.records.get(rel)
-                if old is not None:
-                    summaries[rel] = old[3]
-                    fresh[rel] = old
-                    continue
+            old = known.get(rel)
+            if old is not None and (
+                trusted(rel)
+                or (same_reading and old[0] == st.st_size and old[1] == st.st_mtime_ns and st.st_mtime_ns < racy)
+            ):
+                fresh[rel] = old
+                continue
             event = event_key(rel)
             if event not in options_by_event:
                 opts = self.options_for(event)
@@ -417,41 +515,40 @@ class Builder:
             options, options_digest = options_by_event[event]
             encoding = self.config.encoding_for(rel)
             settings = hashlib.sha256(f"{options_digest}\0{rel}\0{encoding}".encode()).hexdigest()
-            old = state.records.get(rel)
             if (
                 old
                 and old[0] == st.st_size
                 and old[1] == st.st_mtime_ns
                 and st.st_mtime_ns < racy  # else saved in the same clock tick as the last scan: read it
-                and old[3].key.endswith(settings[:16])
+                and old[2].endswith(settings[:16])
             ):
-                summaries[rel] = old[3]
                 fresh[rel] = old
                 continue
             data = None
             if old:  # known before: perhaps only touched, same bytes
                 data = _read(path)
                 key = f"{sha256(data)[:40]}{settings[:16]}"
-                if old[3].key == key and self._has_view(key):
-                    fresh[rel] = (st.st_size, st.st_mtime_ns, key, old[3])
-                    summaries[rel] = old[3]
+                if old[2] == key and self._has_view(key):
+                    fresh[rel] = (st.st_size, st.st_mtime_ns, key)
                     continue
             stats[rel] = st
             tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
+        summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
         done = self._run(_process_task, tasks)
         views: list[tuple[str, bytes]] = []
-        for summary, view in done:
+        for raw, view in done:
+            summary: Summary = pickle.loads(raw)
             st = stats[summary.source]
-            fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key, summary)
-            summaries[summary.source] = summary
+            fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key)
+            summaries.put(summary.source, raw, summary)
             if view is not None:
                 views.append((summary.key, view))
         if views:
             self._views.put_many(views)
             self._known_keys().update(key for key, _ in views)
         self._fresh_views = dict(views)
-        return [summaries[rel] for rel, _, _ in found.records], fresh, len(tasks)
+        return fresh, summaries, [task[0] for task in tasks]
 
     def _has_view(self, key: str) -> bool:
         # One look-up per touched record; all keys at once only once they are needed anyway.
@@ -500,66 +597,151 @@ class Builder:
         scanned_ns = time.time_ns()
         found, trusted = self._scan(changed)
         report.timings["scan"] = time.perf_counter() - started
-        summaries, fresh_records, report.reparsed = self.process_records(found, state, trusted)
+        records, summaries, reparsed = self.process_records(found, state, trusted)
+        report.records, report.reparsed = len(records), len(reparsed)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
         self._theme = _theme_digest()  # read once per build: the inputs digest and the page keys use it
-        inputs = self._inputs(found, summaries)
-        report.records = len(summaries)
-        if not report.reparsed and inputs == state.inputs and _existing(config.output_dir) >= state.outputs.keys():
+        settings = self._settings(found)
+        inputs = _digest(settings, [(rel, records[rel][2]) for rel, _, _ in found.records])
+        fresh = _CacheState(records, summaries, inputs=inputs, settings=settings, scanned_ns=scanned_ns, reading=self._reading())
+        if not reparsed and inputs == state.inputs and _existing(config.output_dir) >= state.outputs.keys():
             # Nothing the site is made from changed, and every file it wrote is there.
             report.games, report.diagnostics = state.games, list(state.diagnostics)
             report.pages = report.unchanged = len(state.outputs)
             report.published = not (self.strict and report.errors)
             report.seconds = time.perf_counter() - started
             return report
-        archive = self._indexer.index(summaries, config)
-        report.timings["index"] = time.perf_counter() - started - sum(report.timings.values())
-        report.games = len(archive.games)
-        report.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
-        if self.strict and report.errors:
-            report.published = False
+        report.quick = self._quick(state, fresh, reparsed, report)
+        if report.quick:
+            report.timings["game pages"] = time.perf_counter() - started - sum(report.timings.values())
+        elif not self._full(found, state, fresh, report):
             report.seconds = time.perf_counter() - started
-            return report
-
-        outputs = self._write_site(archive, found, state, report.timings)
-        report.pages = len(outputs)
-        report.written = sum(1 for _, written in outputs.values() if written)
-        report.unchanged = report.pages - report.written
-        report.removed = remove_stale(config.output_dir, set(outputs), set(state.outputs))
-        new_state = _CacheState(
-            records=fresh_records,
-            outputs={path: key for path, (key, _) in outputs.items()},
-            inputs=inputs,
-            scanned_ns=scanned_ns,
-            games=report.games,
-            diagnostics=report.diagnostics,
-        )
-        if (new_state.outputs, new_state.records, inputs) != (state.outputs, state.records, state.inputs):
+            return report  # --strict and errors: nothing written
+        if (fresh.outputs, fresh.records, inputs) != (state.outputs, state.records, state.inputs):
             # Written after build() returns (the site is already complete), so a
             # rebuild under `qipu serve` reloads the page sooner; the thread is
             # not a daemon, so a `qipu build` process waits for it before exiting.
-            self._saver = threading.Thread(target=self._save_state, args=(new_state,), name="qipu-state")
+            self._saver = threading.Thread(target=self._save_state, args=(fresh,), name="qipu-state")
             self._saver.start()
-        self._state = new_state
-        self._outputs_seen = set(new_state.outputs)
-        if report.reparsed:  # only new views can leave old ones unused
-            self._views.prune({s.key for s in summaries}, self._known_keys())
+        self._state = fresh
+        self._outputs_seen = set(fresh.outputs)
+        if reparsed:  # only new views can leave old ones unused
+            self._views.prune({record[2] for record in records.values()}, self._known_keys())
         self._views.close()
         self._cached_keys = None
         report.seconds = time.perf_counter() - started
         report.timings["finish"] = report.seconds - sum(report.timings.values())
         return report
 
-    def _inputs(self, found: _Found, summaries: list[Summary]) -> str:
-        """One digest of everything the site is made from."""
-        files = [(rel, st.st_size, st.st_mtime_ns) for rel, p in found.pages + found.assets for st in (p.stat(),)]
-        return _digest(
-            _code_digest(),
-            self._theme,
-            self.config.site_fingerprint(),
-            [(s.source, s.key) for s in summaries],
-            files,
+    def _full(self, found: _Found, state: _CacheState, fresh: _CacheState, report: BuildReport) -> bool:
+        """Index the archive and write every page whose inputs changed; False if --strict refused."""
+        from generator.archive.index import Indexer
+
+        started = time.perf_counter()
+        summaries = [fresh.summaries[rel] for rel, _, _ in found.records]
+        if self._indexer is None:
+            self._indexer = Indexer()
+        archive = self._indexer.index(summaries, self.config)
+        report.timings["index"] = time.perf_counter() - started
+        report.games = fresh.games = len(archive.games)
+        report.diagnostics = fresh.diagnostics = sorted({d for found_ in archive.problems.values() for d in found_})
+        if self.strict and report.errors:
+            report.published = False
+            return False
+        outputs = self._write_site(archive, found, state, fresh, report.timings)
+        fresh.outputs = {path: key for path, (key, _) in outputs.items()}
+        report.pages = len(outputs)
+        report.written = sum(1 for _, written in outputs.values() if written)
+        report.unchanged = report.pages - report.written
+        report.removed = remove_stale(self.config.output_dir, set(outputs), set(state.outputs))
+        return True
+
+    def _quick(self, state: _CacheState, fresh: _CacheState, reparsed: list[str], report: BuildReport) -> bool:
+        """Rewrite only the game pages and downloads of edited records, when nothing else can change.
+
+        An edit that leaves every fact the index uses as it was (a MARK value,
+        a comment, the spacing of a record) changes only what that record's
+        own game page shows and the file offered for download: the events,
+        teams, home and problems pages and games.jsonl are made from the
+        summaries' other fields (:meth:`Summary.index_fields`), so the full
+        path would find their keys unchanged. This path goes straight to
+        those pages without indexing the archive: what makes ``qipu build``
+        after such an edit take a fraction of a second. Anything else (a file
+        added or removed, another result, team, date or diagnostic, a record
+        shown side by side on the problems page, changed settings) takes the
+        full path. Returns False when it cannot be taken.
+        """
+        if (
+            not state.site
+            or not reparsed
+            or (self.strict and any(d.severity == "error" for d in state.diagnostics))
+            or len(reparsed) > QUICK_LIMIT
+            or fresh.settings != state.settings
+            or fresh.records.keys() != state.records.keys()
+        ):
+            return False
+        for rel in reparsed:
+            if rel in state.compared or rel not in state.summaries:
+                return False
+            if fresh.summaries[rel].index_fields() != state.summaries[rel].index_fields():
+                return False
+        output = self.config.output_dir
+        existing = self._outputs_seen if self._outputs_seen is not None else _existing(output)
+        if not existing >= state.outputs.keys():
+            return False  # a page was deleted: the full path writes it again
+        outputs = dict(state.outputs)
+        jobs: dict[str, list[pages.GameJob]] = {}
+        todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
+        downloads: list[str] = []  # records with no game page of their own
+        for rel in reparsed:
+            summary = fresh.summaries[rel]
+            outputs[urls.record_file(rel)] = summary.sha256
+            event = summary.index_event()
+            if event not in jobs and event in state.jobs:
+                jobs[event] = pickle.loads(state.jobs[event])
+            found = [n for n, job in enumerate(jobs.get(event, ())) if job.source == rel]
+            if not found:  # a copy of another record's game, or no game at all
+                downloads.append(rel)
+                continue
+            n = found[0]
+            job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
+            outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
+            todo.append((job, (rel,)))
+        _WORKER.update(
+            site=pickle.loads(state.site),
+            env=self._template_env(),
+            output=output,
+            content=self.config.content_dir,
+            views=self._fresh_views,
         )
+        try:
+            written = [_render_game_task(task) for task in todo]
+        finally:
+            _WORKER.pop("views", None)
+            self._fresh_views = {}
+        content = self.config.content_dir
+        copied = sum(copy_if_changed(content / rel, output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
+        fresh.outputs = outputs
+        fresh.games, fresh.diagnostics = state.games, state.diagnostics
+        fresh.jobs = {**state.jobs, **{event: pickle.dumps(js, pickle.HIGHEST_PROTOCOL) for event, js in jobs.items()}}
+        fresh.site, fresh.site_key, fresh.compared = state.site, state.site_key, state.compared
+        fresh.boards = boards.drawings()
+        report.games, report.diagnostics = state.games, list(state.diagnostics)
+        report.published = not (self.strict and report.errors)
+        report.pages = len(outputs)
+        report.written = copied + sum(page + len(files) for _, page, files in written)
+        report.unchanged = report.pages - report.written
+        return True
+
+    def _reading(self) -> str:
+        """Everything besides a record's own bytes that decides how it is read and replayed."""
+        config = self.config
+        return _digest(_code_digest(), config.language, config.site_fingerprint(), sorted(config.encodings.items()))
+
+    def _settings(self, found: _Found) -> str:
+        """One digest of everything the site is made from besides the records."""
+        files = [(rel, st.st_size, st.st_mtime_ns) for rel, p in found.pages + found.assets for st in (p.stat(),)]
+        return _digest(_code_digest(), self._theme, self.config.site_fingerprint(), files)
 
     # -- rendering and writing ----------------------------------------------
 
@@ -576,9 +758,14 @@ class Builder:
         )
 
     def _write_site(
-        self, archive: Archive, found: _Found, state: _CacheState, timings: dict[str, float]
+        self, archive: Archive, found: _Found, state: _CacheState, fresh: _CacheState, timings: dict[str, float]
     ) -> dict[str, tuple[str, bool]]:
-        """Produce every output file; returns output path -> (key, written)."""
+        """Produce every output file; returns output path -> (key, written).
+
+        Also leaves in ``fresh`` what a later quick rebuild needs (see :meth:`_quick`).
+        """
+        from generator.render.markdown import render_markdown
+
         config = self.config
         output = config.output_dir
         output.mkdir(parents=True, exist_ok=True)
@@ -616,9 +803,7 @@ class Builder:
             md_sources.append((rel, title, url, html))
         site = self._site_info(archive, md_pages)
         site_key = _digest(_code_digest(), theme, config.site_fingerprint(), site)
-        if self._env is None or self._env[0] != theme:
-            self._env = (theme, make_env(cache=self.cache_dir / "templates"))  # compiled templates are kept while the theme is unchanged
-        env = self._env[1]
+        env = self._template_env()
 
         later: list[tuple[str, str, Callable[[], dict[str, Any]]]] = []  # pages to render: path, template, context
 
@@ -636,14 +821,13 @@ class Builder:
         timings["site setup"] = time.perf_counter() - setup_started
         started = time.perf_counter()
         todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
-        game_fp: dict[str, str] = {}  # source -> digest of everything its page shows
+        game_fp: dict[str, str] = {}  # source -> digest of what the other pages show of its game
         parts = self._event_parts(archive)
         previous = state.outputs
         for part in parts.values():
-            fps = part.fps
             for job in part.jobs:
-                game_fp[job.source] = fp = fps[job.source]
-                key = site_key + fp
+                game_fp[job.source] = listed = part.listed[job.source]
+                key = _page_key(site_key, listed, job)
                 results[job.url] = (key, False)
                 page_stale = previous.get(job.url) != key or job.url not in existing
                 copies: list[str] = []
@@ -736,10 +920,23 @@ class Builder:
         emit(".nojekyll", "nojekyll", lambda: b"")
         emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
         timings["other pages"] = time.perf_counter() - started
+        fresh.jobs = {key: part.pickled() for key, part in parts.items()}
+        fresh.site = pickle.dumps(site, pickle.HIGHEST_PROTOCOL)
+        fresh.site_key = site_key
+        fresh.compared = frozenset(compared_files)
+        fresh.boards = boards.drawings()
         return results
+
+    def _template_env(self) -> Any:
+        """The Jinja environment, kept while the theme is unchanged (compiled templates are cached on disk too)."""
+        if self._env is None or self._env[0] != self._theme:
+            self._env = (self._theme, make_env(cache=self.cache_dir / "templates"))
+        return self._env[1]
 
     def _comparisons(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
         """Copies of one game that disagree, read again to be shown side by side (few files)."""
+        from generator.archive.compare import compare
+
         processed: dict[str, Processed] = {}
 
         def read(rel: str) -> Processed:
@@ -769,8 +966,8 @@ class Builder:
                 part = known[1]
             else:
                 jobs = self._game_jobs(ev, archive)
-                fps = {job.source: _digest(*(getattr(job, name) for name in job.__slots__)) for job in jobs}
-                part = _EventPart(jobs, fps, _digest(list(fps.values())), games_jsonl(ev.games))
+                listed = {job.source: _listed(job, entry.summary) for job, entry in zip(jobs, ev.games)}
+                part = _EventPart(jobs, listed, _digest(list(listed.values())), games_jsonl(ev.games))
             memo[ev.key] = (signature, part)
             parts[ev.key] = part
         self._parts = memo
@@ -797,6 +994,21 @@ class Builder:
                 )
             )
         return jobs
+
+
+def _listed(job: pages.GameJob, summary: Summary) -> str:
+    """Digest of what pages other than its own show of a game.
+
+    Its job without the record's cache key, and its summary without the
+    record's hash: an edit that changes neither (a MARK value) changes that
+    game's own page only, and the event, team and home pages keep their keys.
+    """
+    return _digest(*(getattr(job, name) for name in job.__slots__ if name != "key"), summary.index_fields())
+
+
+def _page_key(site_key: str, listed: str, job: pages.GameJob) -> str:
+    """A game page's key: the site around it, the game as listed, the record's view."""
+    return f"{site_key[:32]}{listed[:32]}{job.key}"
 
 
 @functools.cache

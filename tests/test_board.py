@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from generator import games
-from generator.boards import grid
 from generator.boards.grid import GridBoard, board_for, star_points
 from generator.model import Ply
 from generator.scene import Piece, Position, add, mark, position_after
@@ -190,8 +189,24 @@ def test_board_is_drawn_once_per_game_type(c5: GridBoard, monkeypatch: pytest.Mo
     assert board_for(games.get("C5")) is c5
     assert board_for(games.get("C6")) is not c5
     # svg() reuses the cached drawing rather than drawing the grid again.
-    monkeypatch.setattr(grid.svgwrite, "Drawing", None)
+    c5.svg(None, label="x")
+    import svgwrite
+
+    monkeypatch.setattr(svgwrite, "Drawing", None)
     assert c5.svg(None, label="x").count('class="q-star"') == 5
+
+
+def test_a_remembered_drawing_is_used_without_svgwrite(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build keeps static drawings in its state so a quick rebuild never imports svgwrite."""
+    from generator import boards
+
+    board = board_for(games.get("GO9"))
+    drawn = board.static_markup
+    assert boards.drawings()[repr(board)] == drawn
+    monkeypatch.setattr(boards, "_DRAWINGS", {})
+    boards.remember({repr(board): drawn})
+    monkeypatch.setattr(type(board), "_draw_static", lambda self: pytest.fail("drawn again"))
+    assert board.static_markup == drawn and drawn in board.svg(None, label="x")
 
 
 def test_scene_matches_the_drawing(c6: GridBoard) -> None:

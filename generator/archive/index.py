@@ -12,47 +12,11 @@ from dataclasses import dataclass, field
 from generator import games
 from generator.archive import duplicates, stages, standings
 from generator.archive.teams import Suggestion, Teams, suggest_aliases
+from generator.archive.summary import Summary
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
-from generator.model import Result
 from generator.render import urls
 
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """What the index needs of one record; the full game stays in the cache.
-
-    Ten thousand of these are pickled into the build state on every build, so
-    they pickle as plain tuples (the slots-dataclass default is much slower).
-    """
-
-    source: str
-    sha256: str
-    key: str  # cache key of the processed record
-    code: str | None  # None: not a game Qipu can show (undecodable, unknown code)
-    event_key: str
-    group: str
-    first: str | None  # as written (merged metadata)
-    second: str | None
-    declared: Result | None
-    declared_header: Result | None
-    declared_name: Result | None
-    computed: Result | None
-    rule: str | None
-    result: Result | None  # computed if the rules decided, else declared
-    plies: int
-    moves: int
-    moves_key: str
-    date: str | None
-    time: str | None
-    place: str | None
-    event_name: str | None
-    diagnostics: tuple[Diagnostic, ...]
-    opening: str = ""  # duplicates.opening_key(): copies that disagree later share it
-    spellings: tuple[tuple[str, str], ...] = ()  # (header, file name) team names that differ
-
-    def __reduce__(self) -> tuple[type, tuple]:
-        return (Summary, tuple(getattr(self, name) for name in Summary.__slots__))
 
 
 @dataclass(slots=True)
@@ -184,7 +148,7 @@ class Indexer:
         per_event: dict[str, list[Summary]] = defaultdict(list)
         for s in summaries:
             if s.code is not None:
-                per_event[_event_key(s)].append(s)
+                per_event[s.index_event()].append(s)
         event_slugs = urls.unique_slugs(list(per_event))
         settings = config.site_fingerprint()
         memo: dict[str, tuple[tuple, _EventIndex]] = {}
@@ -317,10 +281,6 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
     return _EventIndex(
         _event(key, slug, games_, config), by_source, problems, dict(teams), dict(spellings), compared, sorted(shared)
     )
-
-
-def _event_key(summary: Summary) -> str:
-    return summary.event_key or summary.event_name or "other"
 
 
 _RECORD_SUFFIXES = (".txt", ".pgn", ".pbn", ".log", ".json")

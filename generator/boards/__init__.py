@@ -1,0 +1,32 @@
+"""Boards: SVG drawings of the positions of each family of games.
+
+A board's static drawing (grid, star points, labels: the same on every page
+of that board) is made with svgwrite on first use and kept here under a key
+naming the board. The build keeps these drawings in its state
+(:func:`drawings`, :func:`remember`): importing svgwrite takes longer than a
+quick rebuild that re-renders one game page.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+_DRAWINGS: dict[str, str] = {}
+
+
+def static_drawing(key: str, draw: Callable[[], str]) -> str:
+    """The static drawing of the board ``key`` names, drawn by ``draw`` the first time."""
+    drawing = _DRAWINGS.get(key)
+    if drawing is None:
+        drawing = _DRAWINGS[key] = draw()
+    return drawing
+
+
+def drawings() -> dict[str, str]:
+    """Every static drawing made or remembered in this process."""
+    return dict(_DRAWINGS)
+
+
+def remember(known: Mapping[str, str]) -> None:
+    """Drawings a previous build made with this same code."""
+    _DRAWINGS.update(known)

@@ -17,12 +17,14 @@ import functools
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import svgwrite
-
+from generator import boards
 from generator.games import GameType
 from generator.scene import COLUMN_LETTERS, Position, grid_cell
+
+if TYPE_CHECKING:
+    import svgwrite
 
 # Geometry in SVG user units. Integers keep the coordinates short and exact.
 STEP = 40  # distance between two lines
@@ -88,7 +90,6 @@ class GridBoard:
     cells: dict[str, tuple[float, float]] = field(init=False, repr=False)  # cell id -> (x, y)
     width: int = field(init=False)
     height: int = field(init=False)
-    _static: str = field(init=False, repr=False)  # grid, stars and labels, drawn once
     _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
     _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)  # built on first use
 
@@ -101,13 +102,14 @@ class GridBoard:
             for row in range(1, self.rows + 1)
             for x in range(self.columns)
         }
-        self._static = self._draw_static()
         self._xy = {cell: f'cx="{_num(x)}" cy="{_num(y)}"' for cell, (x, y) in self.cells.items()}
 
     # -- the drawing ---------------------------------------------------------
 
     def _draw_static(self) -> str:
         """Everything that does not depend on the position, as SVG markup."""
+        import svgwrite  # here, not at the top: see generator.boards
+
         dwg = svgwrite.Drawing(profile="full", debug=False)
         left, top = MARGIN, MARGIN
         right = MARGIN + (self.columns - 1) * STEP
@@ -156,7 +158,7 @@ class GridBoard:
     @property
     def static_markup(self) -> str:
         """The grid, star points and labels: the same on every page of this board."""
-        return self._static
+        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).
@@ -168,7 +170,7 @@ class GridBoard:
         """
         pieces = self._pieces(position, numbers) if position is not None else ""
         marks = self._marks(position) if position is not None else ""
-        return svg_document("q-board", self.width, self.height, label, self._static if static else None, pieces, marks)
+        return svg_document("q-board", self.width, self.height, label, self.static_markup if static else None, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:
         return pieces_svg(position, self._xy, self.cells, STONE_RADIUS, numbers)

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import svgwrite
-
+from generator import boards
 from generator.boards.grid import (
     STATIC_MARK,
     marks_svg,
@@ -36,6 +35,9 @@ from generator.boards.grid import (
 )
 from generator.games import GameType
 from generator.scene import COLUMN_LETTERS, Position, grid_cell
+
+if TYPE_CHECKING:
+    import svgwrite
 
 # Geometry in SVG user units. The hexagons are pointy-topped: WIDTH across
 # the flats (the distance between the centres of two neighbours), SIDE the
@@ -82,7 +84,6 @@ class HexBoard:
     width: int = field(init=False)
     height: int = field(init=False)
     _offset: tuple[float, float] = field(init=False, repr=False)
-    _static: str = field(init=False, repr=False)
     _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
     _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)
 
@@ -99,7 +100,6 @@ class HexBoard:
         self.cells = {
             grid_cell(x, y + 1): self._centre(x, y) for y in range(self.rows) for x in range(self.columns)
         }
-        self._static = self._draw_static()
         self._xy = {cell: f'cx="{_num(x)}" cy="{_num(y)}"' for cell, (x, y) in self.cells.items()}
 
     # -- geometry ------------------------------------------------------------------
@@ -209,6 +209,8 @@ class HexBoard:
 
     def _draw_static(self) -> str:
         """Everything that does not depend on the position, as SVG markup."""
+        import svgwrite  # here, not at the top: see generator.boards
+
         dwg = svgwrite.Drawing(profile="full", debug=False)
         parts = [
             dwg.rect((0, 0), (self.width, self.height), class_="q-board-bg", fill="#e3c16f").tostring(),
@@ -254,7 +256,7 @@ class HexBoard:
     @property
     def static_markup(self) -> str:
         """The hexagons, the coloured edges and the labels: the same on every page of this board."""
-        return self._static
+        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).
@@ -265,7 +267,7 @@ class HexBoard:
         if position is not None:
             pieces = pieces_svg(position, self._xy, self.cells, STONE_RADIUS, numbers)
             marks = marks_svg(position, self._xy, MARK_RADIUS)
-        return svg_document("q-board q-board-hex", self.width, self.height, label, self._static if static else None, pieces, marks)
+        return svg_document("q-board q-board-hex", self.width, self.height, label, self.static_markup if static else None, pieces, marks)
 
     # -- what viewer.js needs --------------------------------------------------------
 

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import svgwrite
-
+from generator import boards
 from generator.boards.grid import (
     STATIC_MARK,
     css_word,
@@ -35,6 +34,9 @@ from generator.boards.grid import (
 from generator.games import GameType
 from generator.rules.surakarta import CELLS, COLUMNS, INDEX, LOOPS, SIZE, Loop
 from generator.scene import Position
+
+if TYPE_CHECKING:
+    import svgwrite
 
 # Geometry in SVG user units; integers keep every coordinate exact and short,
 # and let the viewer's path data match this module's character for character.
@@ -63,7 +65,6 @@ class SurakartaBoard:
     curves: dict[str, str] = field(init=False, repr=False)  # "2A|1B" -> "A60 60 0 1 1 x y"
     width: int = field(init=False)
     height: int = field(init=False)
-    _static: str = field(init=False, repr=False)
     _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
     _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)
 
@@ -76,7 +77,6 @@ class SurakartaBoard:
             for a, b in loop.arcs:
                 self.curves[f"{a}|{b}"] = self._arc(a, b)
                 self.curves[f"{b}|{a}"] = self._arc(b, a)
-        self._static = self._draw_static()
         self._xy = {cell: f'cx="{x}" cy="{y}"' for cell, (x, y) in self.cells.items()}
 
     # -- geometry --------------------------------------------------------------
@@ -129,6 +129,8 @@ class SurakartaBoard:
 
     def _draw_static(self) -> str:
         """Everything that does not depend on the position, as SVG markup."""
+        import svgwrite  # here, not at the top: see generator.boards
+
         dwg = svgwrite.Drawing(profile="full", debug=False)
         left, top = self.cells["1A"]
         right, bottom = self.cells[f"{SIZE}{COLUMNS[-1]}"]
@@ -171,7 +173,7 @@ class SurakartaBoard:
     @property
     def static_markup(self) -> str:
         """The grid, the loops and the labels: the same on every page of this board."""
-        return self._static
+        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).
@@ -181,7 +183,7 @@ class SurakartaBoard:
         """
         pieces = self._pieces(position, numbers) if position is not None else ""
         marks = self._paths(position) + self._marks(position) if position is not None else ""
-        static_markup = self._static if static else None
+        static_markup = self.static_markup if static else None
         return svg_document("q-board q-board-surakarta", self.width, self.height, label, static_markup, pieces, marks)
 
     def _pieces(self, position: Position, numbers: bool) -> str:

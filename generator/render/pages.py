@@ -10,18 +10,20 @@ import functools
 
 from dataclasses import dataclass, field
 from collections import Counter, defaultdict
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from markupsafe import Markup
 
 from generator import __version__, games
-from generator.archive.compare import Comparison, shown_rows
-from generator.archive.index import Archive, Event, GameEntry, Team
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import diagnostic_titles, urls
 from generator.render.env import format_number
 from generator.render.viewer import ui_strings, viewer_context
+
+if TYPE_CHECKING:  # the index is not needed to render a game page (a quick rebuild)
+    from generator.archive.compare import Comparison
+    from generator.archive.index import Archive, Event, GameEntry, Team
 
 
 class Attrs(dict):  # type: ignore[type-arg]
@@ -267,7 +269,7 @@ def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     page = tm.url
     ctx = base(site, page, tm.name)
     rows = []
-    for entry in sorted(tm.games, key=GameEntry.sort_key):
+    for entry in sorted(tm.games, key=lambda e: e.sort_key()):
         row = game_row(entry, page, site, archive.teams)
         as_first = entry.first == tm.name
         row["as_first"] = as_first
@@ -381,6 +383,8 @@ def _problems_by_team(archive: Archive, page: str, language: str) -> list[dict[s
 
 
 def _comparison(c: Comparison, archive: Archive, page: str, site: SiteInfo) -> dict[str, Any]:
+    from generator.archive import compare
+
     strings = site.strings
 
     def side(copy: Any) -> dict[str, Any]:
@@ -401,7 +405,7 @@ def _comparison(c: Comparison, archive: Archive, page: str, site: SiteInfo) -> d
         "b": side(c.b),
         "differs": [strings[f"compare.{key}"] for key in c.differs_in],
         "first_difference": c.first_difference,
-        "rows": shown_rows(c.rows),
+        "rows": compare.shown_rows(c.rows),
     }
 
 
