@@ -14,6 +14,7 @@ game type's registry entry.
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import unicodedata
 from typing import Callable
@@ -77,6 +78,8 @@ DATE_UNREADABLE = define(
 # Comparing names
 
 
+# Remembered: the same team and event names are compared in record after record.
+@functools.lru_cache(maxsize=4096)
 def loose(name: str) -> str:
     """A team or event name reduced for comparison: NFKC, case folded, no spaces.
 
@@ -219,6 +222,8 @@ _SEPARATED = re.compile(
     r"(?:[\sT_|,-]*(?P<h>\d{1,2})\s*[:._时点]\s*(?P<mi>\d{1,2})(?!\d)(?:\s*[:._分]\s*(?P<s>\d{1,2})(?!\d))?\s*[分秒]?)?"
 )
 _DIGITS = re.compile(r"\d{8,14}(?!\d)")
+# The characters _WHEN_TABLE replaces: translate() is slow on CJK text and most texts have none.
+_WHEN_WIDE = re.compile("[\uFF10-\uFF19：．／－｜\u3000]")
 _PLACE_TRIM = " \t|,-_;，、"
 
 
@@ -239,7 +244,7 @@ def parse_when(text: str) -> tuple[str | None, str | None, str | None]:
 
 def _read_when(text: str) -> tuple[str | None, str | None, int]:
     """Date, time, and the offset where the text after them begins."""
-    plain = text.translate(_WHEN_TABLE)
+    plain = text.translate(_WHEN_TABLE) if _WHEN_WIDE.search(text) else text
     lead = len(plain) - len(plain.lstrip())
     m = _PLACEHOLDER.match(plain, lead)
     if m:
@@ -275,6 +280,8 @@ def _from_digits(digits: str) -> tuple[str, str | None] | None:
     return (date, clock) if clock else None
 
 
+# Remembered, as the clock below: a tournament's games share a few days and times.
+@functools.lru_cache(maxsize=4096)
 def _date(year: str, month: str, day: str) -> str | None:
     try:
         return datetime.date(int(year), int(month), int(day)).isoformat()
@@ -282,6 +289,7 @@ def _date(year: str, month: str, day: str) -> str | None:
         return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _clock(hour: str, minute: str) -> str | None:
     h, m = int(hour), int(minute)
     return f"{h:02d}:{m:02d}" if h < 24 and m < 60 else None
@@ -344,8 +352,9 @@ def from_filename(name: str) -> Metadata:
         found = _read_result_segment(segments[i], game, first, second)
         if found is not None:
             words, result, head, when = found
-            team_text = "-".join(segments[:i] + ([head] if head else []))
-            meta.first, meta.second = _teams(team_text, game)
+            if head:  # words glued to the second name: the teams are read again with its head
+                first, second = _teams("-".join([*segments[:i], head]), game)
+            meta.first, meta.second = first, second
             meta.result, meta.result_text = result, words
             _read_when_and_event(([when] if when else []) + segments[i + 1 :], meta)
             return meta
@@ -420,8 +429,9 @@ def _read_when_and_event(segments: list[str], meta: Metadata) -> None:
     text = "-".join(segments).strip(" -")
     if not text:
         return
-    if _when_starts(text):
-        meta.date, meta.time, end = _read_when(text)
+    date, clock, end = _read_when(text)
+    if date is not None or end > 0:  # as _when_starts(text), without reading the text twice
+        meta.date, meta.time = date, clock
         after = text[end:].lstrip(" \t|_\u3000")
         if after.startswith("-"):
             # "…-201808031040-2018CCGC": a dash right after the time, no place.
@@ -504,7 +514,10 @@ def _merge_when(
 
 
 def _pick(*values: str | None) -> str | None:
-    return next((v for v in values if v), None)
+    for value in values:  # a plain loop: seven calls per record
+        if value:
+            return value
+    return None
 
 
 def _shown_result(meta: Metadata) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any, Mapping
 
 from generator import decode, formats, games, metadata
@@ -133,7 +132,7 @@ def _process(
     folder: Metadata | None,
 ) -> Processed:
     diagnostics: list[Diagnostic] = []
-    name = PurePosixPath(source.path).name
+    name = source.path.rpartition("/")[2]  # a relative POSIX path (PurePosixPath costs microseconds)
     from_name = metadata.from_filename(name)
     text, found = decode.decode(source, encoding)
     diagnostics += found

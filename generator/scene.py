@@ -105,17 +105,18 @@ def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> 
         position.paths = []
     for op in ops:
         name = op[0]
+        # The most frequent operations first: every page replays every ply.
         if name == "add":
             pieces[op[1]] = Piece(op[2], op[3], op[4], ply)
+        elif name == "mark":
+            if current:
+                position.marks.append((op[1], op[2]))
         elif name == "move":
             pieces[op[1]].at = op[2]
         elif name == "remove":
             pieces.pop(op[1], None)
         elif name == "set":
             pieces[op[1]].kind = op[2]
-        elif name == "mark":
-            if current:
-                position.marks.append((op[1], op[2]))
         elif name == "note":
             if current:
                 position.notes.append(op[1])
@@ -135,7 +136,8 @@ def position_after(setup: list[Op], plies: list[Ply], count: int | None = None, 
     chosen = plies[: len(plies) if count is None else count]
     last = len(chosen) - 1
     for i, ply in enumerate(chosen):
-        apply(position, ops_for(ply, view), ply.number, i == last)
+        # ops_for() inlined for the common ply without hidden operations.
+        apply(position, ops_for(ply, view) if ply.hidden else ply.ops, ply.number, i == last)
     return position
 
 

@@ -151,15 +151,16 @@ _SNIFF = re.compile(rf"\s*\{{\s*\[\s*({_CODE})\s*\]")
 _CODE_FIELD = re.compile(rf"\s*({_CODE})\s*")
 _FIELD = re.compile(r"\[([^\[\];{}]*)\]")
 
-# A well-formed move, with its ";" (or the end of the moves). Most moves match
-# this one expression; everything else takes the slow, careful path.
-_MOVE_BODY = (
+# A well-formed entry: a move and its MARK, with the space before and after
+# them. Most entries match this one expression; everything else takes the
+# slow, careful path.
+_ENTRY_BODY = (
     r"(\s*)([A-Za-z])\s*\(\s*([A-Za-z])\s*,\s*(\d{1,3})\s*\)"
-    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?(?:;|\Z)"
+    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?"
 )
-_MOVE = re.compile(_MOVE_BODY)
-# The same with the whole match as group 1, for findall() over a whole section.
-_MOVES = re.compile(f"({_MOVE_BODY})")
+_ENTRY = re.compile(_ENTRY_BODY)
+# The same with its ";" (or the end of the moves).
+_MOVE = re.compile(_ENTRY_BODY + r"(?:;|\Z)")
 # The careful path: anything before "(", anything inside the parentheses.
 _LOOSE_MOVE = re.compile(r"(?P<side>[^\s();\[\]]*)\s*\((?P<inner>[^();]*)\)")
 _POINT = re.compile(r"\s*(?P<col>[A-Za-z])\s*,\s*(?P<row>\d{1,3})\s*")
@@ -169,18 +170,24 @@ _SPACE = re.compile(r"\s*")
 
 _FIELDS = ("code", "first", "second", "result", "when", "event")
 
-# The same few hundred points occur over and over: spell each once.
-_SPELLING: dict[tuple[str, str, str], tuple[str, str, tuple[str, int]]] = {}
-_MARKS: dict[str, int | None] = {"": None} | {str(i): i for i in range(-9, 10)} | {f"+{i}": i for i in range(10)}
+# (length of the space before the move, side, move text, point, MARK) of
+# each well-formed entry read so far: the same few thousand entries
+# ("B(J,10)MARK[0]") occur in record after record.
+_Entry = tuple[int, str, str, tuple[str, int], int | None]
+_ENTRIES: dict[str, _Entry] = {}
 
 
-def _spell(side: str, col: str, row: str) -> tuple[str, str, tuple[str, int]]:
-    """Upper-case side, normalised move text and point, remembered."""
+def _read_entry(entry: str) -> _Entry | None:
+    """What a well-formed entry says (see :data:`_ENTRIES`), remembered; None if it is not one."""
+    m = _ENTRY.fullmatch(entry)
+    if m is None:
+        return None
+    lead, side, col, row, mark = m.groups()
     upper, column, number = side.upper(), col.upper(), int(row)
-    spelled = upper, f"{upper}({column},{number})", (column, number)
-    if len(_SPELLING) < 100_000:  # bounded: odd files must not grow it forever
-        _SPELLING[side, col, row] = spelled
-    return spelled
+    read = len(lead), upper, f"{upper}({column},{number})", (column, number), None if mark is None else int(mark)
+    if len(_ENTRIES) < 100_000:  # bounded: odd files must not grow it forever
+        _ENTRIES[entry] = read
+    return read
 
 
 def _line_of(starts: list[int], offset: int) -> tuple[int, int]:
@@ -363,39 +370,39 @@ class Reader:
             self.read_moves_carefully(pos, pos + len(section))
 
     def read_clean_moves(self, section: str, pos: int) -> bool:
-        """The fast path: every entry well formed, all found by one findall().
+        """The fast path: every entry between two ";" well formed.
 
         Ten thousand records of a hundred moves must parse in a second or two,
-        so the common case runs in the regex engine and one tight loop. The
-        matches cover the section without gaps exactly when their lengths add
-        up to its length; otherwise the careful reader starts over.
+        so the common case is one split() and a look-up per entry (a move
+        never holds a ";", so the entries are exactly what the move pattern
+        would match one by one). Any other entry and the careful reader starts over.
         """
         starts = self.source.line_starts
         line, line_start = _line_of(starts, pos)
-        one_line = line == len(starts) or starts[line] > pos + len(section)
+        # Offsets only grow: a move's line is looked up again only once it is
+        # past the start of the next line (most files are a single line).
+        following = starts[line] if line < len(starts) else len(self.t) + 1
         sides = self.sides
-        cache = _SPELLING
+        known = _ENTRIES
         moves: list[Move] = []
         append = moves.append
+        entries = section.split(";")
+        if not entries[-1]:  # the ";" after the last move (or no moves at all)
+            entries.pop()
         offset = pos
-        for whole, lead, side, col, row, mark in _MOVES.findall(section):
-            at = offset + len(lead)
-            offset += len(whole)
-            spelled = cache.get((side, col, row))
-            if spelled is None:
-                spelled = _spell(side, col, row)
-            side, text, point = spelled
+        for entry in entries:
+            read = known.get(entry) or _read_entry(entry)
+            if read is None:
+                return False
+            lead, side, text, point, mark = read
             if sides is not None and side not in sides:
                 return False
-            if not one_line:
+            at = offset + lead
+            offset += len(entry) + 1
+            if at >= following:
                 line, line_start = _line_of(starts, at)
-            try:
-                value = _MARKS[mark]
-            except KeyError:
-                value = int(mark)
-            append(Move(side, text, point, line, at - line_start + 1, value))
-        if offset != pos + len(section):
-            return False
+                following = starts[line] if line < len(starts) else len(self.t) + 1
+            append(Move(side, text, point, line, at - line_start + 1, mark))
         self.moves.extend(moves)
         return True
 

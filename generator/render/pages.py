@@ -84,6 +84,11 @@ class GameJob:
     group: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
 
+    def __reduce__(self) -> tuple[type, tuple]:
+        # As a plain tuple: the build state pickles ten thousand of these, and
+        # the slots-dataclass default (a dict per object) is several times slower.
+        return (GameJob, tuple(getattr(self, name) for name in GameJob.__slots__))
+
 
 def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
     def link(target: str) -> str:
@@ -431,17 +436,20 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     rule = None
     if decision is not None:
         rule = strings.get(f"rule.{decision.rule}", decision.rule).format(k=gtype.params.get("k", ""))
-    label = f"{game_type_name(site, gtype.code)}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
+    type_name = game_type_name(site, gtype.code)
+    label = f"{type_name}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
     # The board's static drawing and the UI strings are the same on every page:
     # left out here, put back by game() (the view is cached per record).
     side_names = (gtype.first.name_zh, gtype.second.name_zh) if _zh(site) else (gtype.first.name_en, gtype.second.name_en)
-    viewer = viewer_context(gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names)
+    viewer = viewer_context(
+        gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names, entries=False
+    )
     return {
         "code": gtype.code,
         "variant": processed.replay.variant,
-        "game_type": game_type_name(site, gtype.code),
-        "first_side": gtype.first.name_zh if _zh(site) else gtype.first.name_en,
-        "second_side": gtype.second.name_zh if _zh(site) else gtype.second.name_en,
+        "game_type": type_name,
+        "first_side": side_names[0],
+        "second_side": side_names[1],
         "first_colour": gtype.first.colour,
         "second_colour": gtype.second.colour,
         "date": meta.date,

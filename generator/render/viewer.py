@@ -43,6 +43,12 @@ _SCRIPT_ESCAPES = (
 )
 
 
+# The site's JSON: compact, keys sorted (deterministic pages), UTF-8 text.
+# No cycle check: what we encode are trees built from records and string
+# tables, and the check costs a quarter of the encoding time.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, check_circular=False)
+
+
 def json_for_script(obj: Any) -> str:
     """JSON that is inert inside an HTML ``<script>`` element, deterministic.
 
@@ -50,12 +56,99 @@ def json_for_script(obj: Any) -> str:
     where their ``\\uXXXX`` escapes mean the same characters; so a team named
     ``</script><script>alert(1)</script>`` stays text.
     """
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _script_safe(_ENCODER.encode(obj))
+
+
+def _script_safe(text: str) -> str:
+    """JSON text with the characters of :data:`_SCRIPT_ESCAPES` escaped."""
     # str.replace is several times faster than str.translate on page-sized text.
     for char, escaped in _SCRIPT_ESCAPES:
         if char in text:
             text = text.replace(char, escaped)
     return text
+
+
+def _object_json(members: dict[str, str]) -> str:
+    """A JSON object from its members' JSON texts, keys sorted as :data:`_ENCODER` sorts them.
+
+    Keys must need no escaping (the viewer's own names).
+    """
+    return "{" + ",".join(f'"{key}":{members[key]}' for key in sorted(members)) + "}"
+
+
+@dataclasses.dataclass(slots=True)
+class _SceneJson:
+    """A board's scene (:meth:`GridBoard.scene` and kin) as JSON pieces, made once per board."""
+
+    board: Any  # held, so that its id() keys nothing else while it is cached
+    members: dict[str, str]  # '"radius":18.5' and so on: every member but "cells"
+    cells: dict[str, str]  # '"J10":[416,256]' of every cell
+
+
+_SCENES: dict[int, _SceneJson] = {}
+
+
+def _scene_json(board: Any, used: set[str]) -> str:
+    """``_ENCODER.encode(scene)`` of the board's scene with only the ``used`` cells.
+
+    A board keeps its scene and callers never edit inside it, so every page
+    of a board shares all of it but the cells chosen: encoded once here.
+    """
+    cached = _SCENES.get(id(board))
+    if cached is None or cached.board is not board:
+        if len(_SCENES) >= 64:  # boards live as long as the build; tests make more
+            _SCENES.clear()
+        scene, encode = board.scene(), _ENCODER.encode
+        members = {key: f"{encode(key)}:{encode(value)}" for key, value in scene.items() if key != "cells"}
+        cells = {cell: f"{encode(cell)}:{encode(xy)}" for cell, xy in scene["cells"].items()}
+        cached = _SCENES[id(board)] = _SceneJson(board, members, cells)
+    cells = cached.cells
+    members = dict(cached.members)
+    members["cells"] = '"cells":{' + ",".join([cells[cell] for cell in sorted(used) if cell in cells]) + "}"
+    return "{" + ",".join([members[key] for key in sorted(members)]) + "}"
+
+
+def _plies_json(plies: list[Ply]) -> str:
+    """``_ENCODER.encode([_ply_data(ply) for ply in plies])``, the same text, faster.
+
+    The plies are most of a page's JSON and the encoder's cost is per value,
+    so the common shape is written here: see :func:`_plain_ply_json`.
+    """
+    out = []
+    for ply in plies:
+        text = _plain_ply_json(ply)
+        out.append(_ENCODER.encode(_ply_data(ply)) if text is None else text)
+    return "[" + ",".join(out) + "]"
+
+
+def _plain_ply_json(ply: Ply) -> str | None:
+    """The JSON of a ply that every view sees and whose label and operations are
+    strings needing no escapes (every ply of k-in-a-row); None for any other ply.
+
+    A string needs no escape when it has no quote, no backslash and no control
+    character; isprintable() rules out the control characters and a few more
+    (U+2028, U+3000 ...), which merely send their ply to the encoder.
+    """
+    ops, label, number, mark = ply.ops, ply.label, ply.number, ply.mark
+    if ply.hidden or ply.visible_to is not None or not ops or type(number) is not int:
+        return None
+    if mark is not None and type(mark) is not int:
+        return None
+    if type(label) is not str or not label.isprintable() or '"' in label or "\\" in label:
+        return None
+    for op in ops:
+        if type(op) is not list or not op:
+            return None
+        try:
+            strings = "".join(op)
+        except TypeError:  # a number or a list in it (a counter, a path): the encoder's job
+            return None
+        if not strings.isprintable() or '"' in strings or "\\" in strings:
+            return None
+    inner = '"],["'.join(map('","'.join, ops))
+    if mark is None:
+        return f'{{"l":"{label}","n":{number},"o":[["{inner}"]]}}'
+    return f'{{"l":"{label}","m":{mark},"n":{number},"o":[["{inner}"]]}}'
 
 
 def mark_class(mark: int | None) -> str:
@@ -92,20 +185,41 @@ def _ply_data(ply: Ply) -> dict[str, Any]:
     return data
 
 
-def _cells_used(setup: list[Op], plies: list[Ply]) -> set[str]:
-    """Cells named by any operation: the only coordinates the page needs."""
-    used: set[str] = set()
-    hidden = [ops for ply in plies for _, ops in ply.hidden]
-    for ops in [setup, *(ply.ops for ply in plies), *hidden]:
+def _scan(groups: list[list[Op]], used: set[str], counters: set[str]) -> bool:
+    """One pass over lists of operations: what the page needs to know of them.
+
+    Adds the cells any operation names to ``used`` (the only coordinates the
+    page needs) and the keys of the counters set to ``counters``; True if some
+    note has a key (see :func:`_localised`). One loop instead of one per
+    question: it runs over every operation of every game page.
+    """
+    keyed = False
+    add = used.add
+    for ops in groups:
         for op in ops:
             name = op[0]
             if name == "add":
-                used.add(op[4])
-            elif name in ("move", "mark"):
-                used.add(op[2] if name == "move" else op[1])
+                add(op[4])
+            elif name == "mark":
+                add(op[1])
+            elif name == "move":
+                add(op[2])
             elif name == "path":
                 used.update(op[1])
-    return used
+            elif name == "count":
+                counters.add(op[1])
+            elif name == "note" and len(op) > 2:
+                keyed = True
+    return keyed
+
+
+def _op_lists(plies: list[Ply]) -> list[list[Op]]:
+    """Every list of operations of the plies: each ply's own, then the hidden groups."""
+    groups = [ply.ops for ply in plies]
+    for ply in plies:
+        if ply.hidden:
+            groups.extend(ops for _, ops in ply.hidden)
+    return groups
 
 
 def _views(plies: list[Ply]) -> list[str]:
@@ -127,9 +241,8 @@ def _views(plies: list[Ply]) -> list[str]:
 _COUNTERS = ("captures.first", "captures.second", "attempts.first", "attempts.second")
 
 
-def _counters(plies: list[Ply], final: Position, side_names: tuple[str, str], strings: Mapping[str, str]) -> list[list[Any]]:
-    """[key, label, final value] of each counter some ply sets, labelled in the page language."""
-    keys = {op[1] for ply in plies for ops in [ply.ops, *(o for _, o in ply.hidden)] for op in ops if op[0] == "count"}
+def _counters(keys: set[str], final: Position, side_names: tuple[str, str], strings: Mapping[str, str]) -> list[list[Any]]:
+    """[key, label, final value] of each counter some ply sets (``keys``), labelled in the page language."""
     shown = [key for key in _COUNTERS if key in keys] + sorted(keys.difference(_COUNTERS))
     rows = []
     for key in shown:
@@ -226,7 +339,9 @@ def _view_label(view: str, names: tuple[str, str], strings: Mapping[str, str]) -
 
 def ui_strings(strings: Mapping[str, str]) -> dict[str, str]:
     """The viewer's own strings, from the page's (English where a key is missing)."""
-    return {key: _string(strings, key) for key in STRINGS["en"]}
+    # _string() inlined: every key is in the English table.
+    english = STRINGS["en"]
+    return {key: english[key] if (value := strings.get(key)) is None else value for key in english}
 
 
 def viewer_context(
@@ -237,35 +352,65 @@ def viewer_context(
     label: str,
     static: bool = True,
     side_names: tuple[str, str] | None = None,
+    entries: bool = True,
 ) -> dict[str, Any]:
     """Everything ``templates/_viewer.html`` needs to show one replayed game.
 
     ``strings`` are the page's UI strings (keys as in :data:`STRINGS`),
     ``label`` the accessible name of the board, e.g. "A队 vs B队, final position";
     ``side_names`` the sides as the page names them (黑方, White ...), for the
-    views and counters (English names by default).
+    views and counters (English names by default). ``entries=False`` leaves
+    out ``moves``, the move list as one dict per move: the template reads the
+    finished ``moves_html``, and the build, which renders every game, has no
+    use for them.
     """
     board = game.module("board").board_for(game, replay.variant)
     names = side_names or (game.first.name_en, game.second.name_en)
-    plies = _localised(replay.plies, strings, names)
+    # Localised notes name no cells and set no counters: one scan of the
+    # recorded plies answers all three questions.
+    used: set[str] = set()
+    counter_keys: set[str] = set()
+    _scan([replay.setup], used, set())  # counters count what the plies do, not the set-up
+    keyed = _scan(_op_lists(replay.plies), used, counter_keys)
+    plies = _localised(replay.plies, strings, names) if keyed else replay.plies
     final = position_after(replay.setup, plies)
-    scene = board.scene()
-    used = _cells_used(replay.setup, plies)
-    cells = scene["cells"]
-    scene["cells"] = {cell: cells[cell] for cell in sorted(used) if cell in cells}
     views = _views(plies)
     ui = ui_strings(strings)
     words = {mark: (mark_word(mark, strings), mark_class(mark)) for mark in {p.mark for p in plies}}
+    # json_for_script() of these members as one object; the plies have a faster encoder.
+    encode = _ENCODER.encode
     data = {
-        "scene": scene,
-        "setup": replay.setup,
-        "plies": [_ply_data(ply) for ply in plies],
-        "views": [[view, _view_label(view, names, strings)] for view in views],
-        "strings": {key: ui[key] for key in _SCRIPT_KEYS},
-        "marks": {str(mark): word for mark, (word, _) in words.items() if mark is not None},
+        "scene": _scene_json(board, used),
+        "setup": encode(replay.setup),
+        "plies": _plies_json(plies),
+        "views": encode([[view, _view_label(view, names, strings)] for view in views]),
+        "strings": encode({key: ui[key] for key in _SCRIPT_KEYS}),
+        "marks": encode({str(mark): word for mark, (word, _) in words.items() if mark is not None}),
     }
     last = plies[-1] if plies else None
-    moves = [
+    not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
+    context = {
+        "label": label,
+        "svg": Markup(board.svg(final, label=label, static=static)),
+        "data": Markup(_script_safe(_object_json(data))),
+        "count": len(plies),
+        "not_replayed": not_replayed,
+        "moves_html": Markup(moves_html(plies, words, not_replayed, ui)),
+        "decision_cells": list(replay.decision.cells) if replay.decision else [],
+        "views": views,
+        "counters": _counters(counter_keys, final, names, strings),
+        "final_notes": list(final.notes),
+        "final_mark": _entry(last.number, last.label, last.side, last.colour, last.mark, strings) if last else None,
+        "strings": ui,
+    }
+    if entries:
+        context["moves"] = _move_entries(plies, words)
+    return context
+
+
+def _move_entries(plies: list[Ply], words: Mapping[int | None, tuple[str, str]]) -> list[dict[str, Any]]:
+    """The move list, one dict per ply, as _entry() makes them (each MARK's word and class in ``words``)."""
+    return [
         {
             "number": p.number,
             "label": p.label,
@@ -276,54 +421,64 @@ def viewer_context(
             "mark_class": words[p.mark][1],
         }
         for p in plies
-    ]  # as _entry() makes them, with each MARK's word looked up once
-    not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
-    return {
-        "label": label,
-        "svg": Markup(board.svg(final, label=label, static=static)),
-        "data": Markup(json_for_script(data)),
-        "count": len(plies),
-        "moves": moves,
-        "not_replayed": not_replayed,
-        "moves_html": Markup(moves_html(moves, not_replayed, ui)),
-        "decision_cells": list(replay.decision.cells) if replay.decision else [],
-        "views": views,
-        "counters": _counters(plies, final, names, strings),
-        "final_notes": list(final.notes),
-        "final_mark": _entry(last.number, last.label, last.side, last.colour, last.mark, strings) if last else None,
-        "strings": ui,
-    }
+    ]
 
 
 # Labels made only of these characters need no escaping (most moves: "B(J,10)").
 _PLAIN = re.compile(r"[A-Za-z0-9(),;: .+\-\[\]]*")
 
 
-def moves_html(moves: list[dict[str, Any]], not_replayed: list[dict[str, Any]], ui: Mapping[str, str]) -> str:
-    """The ``<li>`` entries of the move list.
+# (start of the <li>, MARK badge) of each colour and MARK word seen so far:
+# the same few recur on every line of every page, so each is escaped once.
+_LOOKS: dict[tuple[str, str, str], tuple[str, str]] = {}
 
-    Written here rather than as a template loop because a build renders
-    hundreds of thousands of entries and a Jinja loop costs ten times more.
-    Every user-controlled value goes through ``escape``.
+
+def _look(colour: str, word: str, cls: str) -> tuple[str, str]:
+    """The start of a move-list entry in ``colour`` and its badge for a MARK ``word`` of class ``cls``."""
+    look = _LOOKS.get((colour, word, cls))
+    if look is None:
+        badge = f' <span class="q-mark-word {escape(cls)}">{escape(word)}</span>' if word else ""
+        look = (f'\n<li class="q-move q-{escape(colour)}', badge)
+        if len(_LOOKS) < 1000:  # bounded: page strings are few, but nothing promises it
+            _LOOKS[colour, word, cls] = look
+    return look
+
+
+def moves_html(
+    plies: list[Ply],
+    words: Mapping[int | None, tuple[str, str]],
+    not_replayed: list[dict[str, Any]],
+    ui: Mapping[str, str],
+) -> str:
+    """The ``<li>`` entries of the move list: the plies, then the moves not replayed.
+
+    ``words`` holds each MARK value's (word, CSS class). Written here rather
+    than as a template loop because a build renders hundreds of thousands of
+    entries and a Jinja loop costs ten times more. Every user-controlled
+    value goes through ``escape``.
     """
     parts: list[str] = []
-    last = len(moves)
-    # The same few colours and MARK badges recur on every line: escape each once.
-    seen: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for m in moves:
-        n = m["number"]
-        look = (m["colour"], m["mark_class"], m["mark_word"])
-        if look not in seen:
-            colour, cls, word = look
-            badge = f' <span class="q-mark-word {escape(cls)}">{escape(word)}</span>' if word else ""
-            seen[look] = (str(escape(colour)), badge)
-        colour, badge = seen[look]
-        label = m["label"]
-        if not _PLAIN.fullmatch(label):
+    append = parts.append
+    last = len(plies)
+    # Most games' labels are all plain ("B(J,10)"): one match over them all
+    # spares a match per move.
+    all_plain = _PLAIN.fullmatch("".join([p.label for p in plies])) is not None
+    seen: dict[tuple[str, int | None], tuple[str, str]] = {}
+    # The hot loop of every game page: plain look-ups and one f-string per move.
+    for p in plies:
+        number, mark = p.number, p.mark
+        look = (p.colour, mark)
+        shown = seen.get(look)
+        if shown is None:
+            shown = seen[look] = _look(p.colour, *words[mark])
+        head, badge = shown
+        label = p.label
+        if not all_plain and not _PLAIN.fullmatch(label):
             label = str(escape(label))
-        current = " q-current" if n == last else ""
-        parts.append(
-            f'\n<li class="q-move q-{colour}{current}" id="ply={n}" data-ply="{n}">'
+        current = " q-current" if number == last else ""
+        n = str(number)  # formatted once, written four times
+        append(
+            f'{head}{current}" id="ply={n}" data-ply="{n}">'
             f'<a href="#ply={n}"><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
         )
     help_text = escape(ui["viewer.not_replayed_help"])

@@ -261,7 +261,7 @@ class ConnectState:
         reason = self.check(x, y)
         if reason is not None:
             raise ValueError(reason)
-        self._place((y + 1) * self._stride + x + 1)
+        self._place((y + 1) * self._stride + x + 1, FIRST if self.to_move == "first" else SECOND)
 
     def forbidden(self, x: int, y: int) -> str | None:
         """The renju prohibition a first-player stone on (x, y) would break, if any.
@@ -274,17 +274,17 @@ class ConnectState:
             return None
         return self._forbidden_at(i, 0)
 
-    def _place(self, i: int) -> None:
+    def _place(self, i: int, colour: int) -> None:
+        """Put the next stone, of ``colour`` (the mover's: FIRST or SECOND), on the empty cell i."""
         board = self._board
-        colour = FIRST if self.side_at(self.ply) == "first" else SECOND
         # Renju: judged before the stone counts (an exact five still wins).
         kind = self._forbidden_at(i, 0) if self.renju and colour == FIRST else None
         board[i] = colour
-        self.ply += 1
-        self._placed[i] = self.ply
-        # Swap-remove from the empty list.
+        ply = self.ply = self.ply + 1
+        self._placed[i] = ply
+        # Swap-remove from the empty list (made with its slots, on first use only).
         empty, slot = self._empty, self._slot
-        if empty is not None and slot is not None:
+        if slot is not None and empty is not None:
             n = slot.pop(i)
             last = empty.pop()
             if last != i:
@@ -296,16 +296,22 @@ class ConnectState:
             return
         k = self.k
         exact = self.exact or (self.renju and colour == FIRST)
+        # The hot path of every replay: _ends() inlined for the four lines through i.
         for d in self._dirs:
-            h, j = self._ends(i, d, colour)
+            j = i + d
+            while board[j] == colour:
+                j += d
+            h = i - d
+            while board[h] == colour:
+                h -= d
             n = (j - h) // d - 1  # stones strictly between the two ends
-            if n == k or (n > k and not exact):
+            if n >= k and (n == k or not exact):
                 self.winner = "first" if colour == FIRST else "second"
                 self.rule = "line"
                 cells = self._cells
                 self.winning_cells = tuple(cells[c] for c in range(h + d, j, d))  # type: ignore[misc]
                 return
-        if self.ply == self._size:
+        if ply == self._size:
             self.winner, self.rule = "draw", "board-full"
 
     # -- renju ----------------------------------------------------------------
@@ -427,20 +433,26 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     state = ConnectState(game, options or {})
     plies: list[Ply] = []
     found: list[Diagnostic] = []
-    colours = {"first": game.first.colour, "second": game.second.colour}
-    letters = {"first": game.first.letter, "second": game.second.letter}
+    # Each side's letter, colour and stone on the board, looked up once per move.
+    sides = {
+        "first": (game.first.letter, game.first.colour, FIRST),
+        "second": (game.second.letter, game.second.colour, SECOND),
+    }
     columns, rows, stride = state.columns, state.rows, state._stride
     board, cells = state._board, state._cells
+    side_at = state.side_at
     stopped: int | None = None
+    # The hot loop of every k-in-a-row record: what it looks up is bound above.
     for n, move in enumerate(record.moves):
         # The fast path checks what every legal move needs; anything odd goes
         # to _illegal, which finds the exact rule broken and says so.
         point = move.point
-        side = state.side_at(state.ply)
+        side = side_at(state.ply)
+        letter, colour, stone = sides[side]
         i = -1
-        if point is not None and state.winner is None and move.side.upper() == letters[side]:
-            letter, row = point
-            x = COLUMN_INDEX.get(letter)
+        if point is not None and state.winner is None and move.side.upper() == letter:
+            column, row = point
+            x = COLUMN_INDEX.get(column)
             if x is not None and x < columns and 0 < row <= rows:
                 i = (row) * stride + x + 1
                 if board[i] != EMPTY:
@@ -455,10 +467,10 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
                 found.append(error)
                 stopped = n
                 break
-        state._place(i)
+        state._place(i, stone)
         cell = cells[i]
-        colour = colours[side]
-        ops = [["add", f"s{n + 1}", "stone", colour, cell], ["mark", cell, "last"]]
+        number = n + 1
+        ops = [["add", f"s{number}", "stone", colour, cell], ["mark", cell, "last"]]
         if state.winner is not None:  # this stone decided the game
             if state.rule == "line":
                 ops.extend(scene.mark(c, "win") for c in state.winning_cells)
@@ -468,10 +480,10 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
                 ops.extend((scene.mark(cell, "forbidden"), scene.note(why, "forbidden", cell=cell, side="first", kind=f"kind.{kind}", k=state.k)))
                 found.append(
                     diagnostics.make(
-                        record.path, move.line, move.column, FORBIDDEN, f"move {n + 1}, {move.text}: {why}"
+                        record.path, move.line, move.column, FORBIDDEN, f"move {number}, {move.text}: {why}"
                     )
                 )
-        plies.append(Ply(n + 1, side, colour, move.text, ops, move.mark, move.line, move.column))
+        plies.append(Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column))
     decision = None
     if state.winner is not None:
         decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
