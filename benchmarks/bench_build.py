@@ -72,6 +72,9 @@ class Figures:
     edit_seconds: float
     edit_reported: float | None
     edit_written: int
+    result_edit_seconds: float  # an edit that changes a game's result: the full path (index, event and team pages)
+    result_edit_reported: float | None
+    result_edit_written: int
     serve_edit_seconds: float  # the same edit rebuilt by a Builder kept in memory, as `qipu serve` does
     peak_tree_mb: float | None
     peak_process_mb: float
@@ -203,6 +206,27 @@ def edit_one_record(content: Path, step: int) -> tuple[Path, bytes]:
     return record, original
 
 
+RESULT_WORDS = ("先手胜", "后手胜")
+
+
+def edit_result(content: Path) -> tuple[Path, bytes]:
+    """Swap the declared result in the header of the first record; returns what to restore.
+
+    Unlike a MARK edit this changes what the index knows (a result, or a
+    contradiction with the rules): the standings, the event, team and home
+    pages and the problems page are made again.
+    """
+    record = min(content.rglob("*.txt"))
+    original = record.read_bytes()
+    for encoding in ("utf-8", "gbk"):
+        for word, other in (RESULT_WORDS, RESULT_WORDS[::-1]):
+            old = f"[{word}]".encode(encoding)
+            if old in original:
+                record.write_bytes(original.replace(old, f"[{other}]".encode(encoding), 1))
+                return record, original
+    raise SystemExit(f"{record} declares no result in its header")
+
+
 def serve_edit(content: Path, out: Path, work: Path, repeat: int, jobs: int | None) -> list[float]:
     """One-record edits rebuilt by one Builder kept in memory, as `qipu serve` rebuilds.
 
@@ -274,11 +298,21 @@ def measure(content: Path, records: int, repeat: int, jobs: int | None, generate
         finally:
             if record is not None:
                 record.write_bytes(original)  # leave a --keep folder as it was
+        result_edits = []
+        for _ in range(repeat):
+            record, original = edit_result(content)
+            try:
+                run = build(content, out, work, jobs)
+            finally:
+                record.write_bytes(original)
+            check(run, "result edit")
+            result_edits.append(run)
+            build(content, out, work, jobs)  # back to the site as it was, for the next run
         serve_edits = serve_edit(content, out, work, repeat, jobs)
         files = [p for p in out.rglob("*") if p.is_file()]
         pages = sum(1 for p in files if p.suffix == ".html")
         peak_process = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
-        c, n, e = best(cold), best(nochange), best(edits)
+        c, n, e, r = best(cold), best(nochange), best(edits), best(result_edits)
         tree = [r.tree_peak_mb for r in cold + nochange + edits if r.tree_peak_mb]
         notes = []
         if any(r.returncode == 1 for r in cold):
@@ -296,6 +330,9 @@ def measure(content: Path, records: int, repeat: int, jobs: int | None, generate
             edit_seconds=e.seconds,
             edit_reported=e.reported,
             edit_written=e.written,
+            result_edit_seconds=r.seconds,
+            result_edit_reported=r.reported,
+            result_edit_written=r.written,
             serve_edit_seconds=min(serve_edits),
             peak_tree_mb=max(tree) if tree else None,
             peak_process_mb=peak_process,
@@ -335,6 +372,8 @@ def table(f: Figures) -> str:
         ("one-record edit", secs(f.edit_seconds), secs(f.edit_reported), verdict("edit_seconds", f.edit_seconds)),
         ("  files rewritten", f"{f.edit_written}", "", ""),
         ("one-record edit, qipu serve", secs(f.serve_edit_seconds), "", verdict("edit_seconds", f.serve_edit_seconds)),
+        ("result edit (full path)", secs(f.result_edit_seconds), secs(f.result_edit_reported), ""),
+        ("  files rewritten", f"{f.result_edit_written}", "", ""),
         ("peak memory, process tree", "-" if f.peak_tree_mb is None else f"{f.peak_tree_mb:.0f} MB", "", ""),
         ("peak memory, largest process", f"{f.peak_process_mb:.0f} MB", "", ""),
         ("pages (.html) written", f"{f.pages}", "", ""),

@@ -22,12 +22,11 @@ import os
 import pickle
 import threading
 import time
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable
 
-from generator import __version__, boards, games
+from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
 from generator.cache import ViewStore
 from generator.config import Config
@@ -301,20 +300,24 @@ def summarize(p: Processed, key: str) -> Summary:
     )
 
 
-# Work done in pool processes. Arguments and results are small and picklable,
-# except the prepared views, which come back as pickled bytes for the cache.
+# Work done in worker processes (generator.workers). A record's prepared view
+# stays in the worker that made it (workers.kept) until its game page is
+# rendered there; a pickled copy goes to the parent for the cache.
 
 # relative path, full path, bytes (None: the worker reads them), encoding, options, folder metadata, settings digest
 _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str]
-# Set in the parent before a pool forks: site info, templates, folders, views.
+# What the tasks need besides their arguments: site info, templates, folders,
+# the view cache. Set in the parent (and inherited by a fork) or sent to
+# workers forked earlier (_set_up).
 _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[str] = set()
 
 
-def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None]:
+def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None, int | None]:
     """Decode, parse and replay one record, then prepare its game page's heavy parts.
 
-    Returns the record's summary pickled (as the build state keeps it) and its view.
+    Returns the record's summary pickled (as the build state keeps it), its
+    view pickled for the cache, and the worker keeping the view itself.
     """
     rel, path, data, encoding, options, folder, settings = task
     if data is None:  # a record the last build did not know: read here, in parallel
@@ -322,19 +325,25 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None]:
     digest = sha256(data)
     key = f"{digest[:40]}{settings[:16]}"
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
-    view = None
+    cached = None
     if processed.replay is not None and processed.code:
-        # Compressed here, in parallel: the views are mostly repeated markup and
-        # travel through a pipe and into the cache file.
-        view = zlib.compress(pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL), 1)
-    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), view
+        # Pickled, not compressed: zlib took a tenth of a cold build (the cache
+        # holds about 20 kB per game instead of 5). Kept pickled too: half the
+        # memory of the live strings, for 30 µs to unpickle at rendering.
+        cached = workers.kept[key] = pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), cached, workers.index
 
 
 def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str, bool, tuple[str, ...]]:
     """Render and write one game page, and publish the record files it names."""
     job, copies = task
     env, site, output = _WORKER["env"], _WORKER["site"], _WORKER["output"]
-    view = pickle.loads(zlib.decompress(_WORKER["views"][job.key]))
+    view = workers.kept.pop(job.key, None)
+    if view is None:  # made by an earlier build: from the cache
+        if "views" not in _WORKER:  # one connection per process: SQLite's must not cross a fork
+            _WORKER["views"] = ViewStore(_WORKER["views_path"])
+        view = _WORKER["views"].get(job.key)
+    view = pickle.loads(view)
     html = env.get_template("game.html").render(pages.game(job, view, site))
     written = write_if_changed(f"{output}/{job.url}", html.encode("utf-8"), _MADE_DIRS)
     content = _WORKER["content"]
@@ -350,6 +359,12 @@ def _render_page_task(index: int) -> tuple[str, bool]:
     path, template, context = _WORKER["pages"][index]
     html = _WORKER["env"].get_template(template).render(context())
     return path, write_if_changed(_WORKER["output"] / path, html.encode("utf-8"), _MADE_DIRS)
+
+
+def _set_up(setup: dict[str, Any]) -> None:
+    """In a worker forked before the index: what rendering game pages needs."""
+    _WORKER.update(setup, env=make_env(cache=setup["templates"]))
+    _WORKER.pop("views", None)
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
@@ -378,7 +393,8 @@ class Builder:
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir / "views.sqlite")
         self._cached_keys: set[str] | None = None
-        self._fresh_views: dict[str, bytes] = {}
+        self._workers: workers.Workers | None = None  # forked for one build (generator.workers)
+        self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
         self._theme = ""  # digest of templates and static files, taken at the start of each build
         self._found: _Found | None = None  # the last scan, updated from `changed` by serve
@@ -535,19 +551,34 @@ class Builder:
             tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
         summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
-        done = self._run(_process_task, tasks)
-        views: list[tuple[str, bytes]] = []
-        for raw, view in done:
+        views: list[tuple[str, bytes]] = []  # for the cache, stored a few hundred at a time
+
+        def arrived(result: tuple[bytes, bytes | None, int | None]) -> None:
+            raw, view, worker = result
             summary: Summary = pickle.loads(raw)
             st = stats[summary.source]
             fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key)
             summaries.put(summary.source, raw, summary)
             if view is not None:
                 views.append((summary.key, view))
-        if views:
+                if worker is not None:
+                    self._homes[summary.key] = worker
+                if len(views) >= 256:
+                    store()
+
+        def store() -> None:
             self._views.put_many(views)
             self._known_keys().update(key for key, _ in views)
-        self._fresh_views = dict(views)
+            views.clear()
+
+        if len(tasks) >= POOL_THRESHOLD and self.jobs > 1:
+            # Kept until the game pages are written: the workers hold the views.
+            self._workers = workers.Workers(self.jobs)
+            self._workers.map(_process_task, tasks, chunk=_chunk(len(tasks), self.jobs), arrived=arrived)
+        else:
+            for task in tasks:  # views kept in this process
+                arrived(_process_task(task))
+        store()
         return fresh, summaries, [task[0] for task in tasks]
 
     def _has_view(self, key: str) -> bool:
@@ -562,11 +593,31 @@ class Builder:
     def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
         if len(tasks) < threshold or self.jobs == 1:
             return [fn(task) for task in tasks]
-        # Small chunks: the last one leaves the other workers idle, and a chunk of
-        # 1/16 of ten thousand records is most of a second of work.
-        chunk = max(1, min(64, len(tasks) // (self.jobs * 8)))
         with _pool(self.jobs) as pool:
-            return list(pool.map(fn, tasks, chunksize=chunk))
+            return list(pool.map(fn, tasks, chunksize=_chunk(len(tasks), self.jobs)))
+
+    def _render_games(self, todo: list[tuple[pages.GameJob, tuple[str, ...]]], setup: dict[str, Any]) -> list:
+        """Render game pages: each in the worker that keeps its view, if any; else where there is room."""
+        _WORKER.update(setup, env=self._template_env())
+        if len(todo) < POOL_THRESHOLD or self.jobs == 1:
+            return [_render_game_task(task) for task in todo]
+        if self._workers is None:  # views all from the cache (a theme edit, say): fork now
+            self._workers = workers.Workers(self.jobs)
+        team = self._workers
+        team.map(_set_up, [setup] * len(team), chunk=1, home=lambda i: i)
+        homes = self._homes
+        return team.map(_render_game_task, todo, chunk=_chunk(len(todo), self.jobs), home=lambda i: homes.get(todo[i][0].key))
+
+    def _end_workers(self) -> None:
+        """The workers and the views they keep end with the build that made them."""
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
+        self._homes = {}
+        workers.kept.clear()
+        store = _WORKER.pop("views", None)
+        if store is not None:
+            store.close()
 
     def build(self, changed: Iterable[Path] | None = None) -> BuildReport:
         """Build the site (see :meth:`_build`), with the cyclic garbage collector paused.
@@ -579,6 +630,7 @@ class Builder:
         try:
             return self._build(changed)
         finally:
+            self._end_workers()  # also when --strict stops before the pages, or a task fails
             if enabled:
                 gc.enable()
 
@@ -707,18 +759,7 @@ class Builder:
             job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
             todo.append((job, (rel,)))
-        _WORKER.update(
-            site=pickle.loads(state.site),
-            env=self._template_env(),
-            output=output,
-            content=self.config.content_dir,
-            views=self._fresh_views,
-        )
-        try:
-            written = [_render_game_task(task) for task in todo]
-        finally:
-            _WORKER.pop("views", None)
-            self._fresh_views = {}
+        written = self._render_games(todo, self._render_setup(pickle.loads(state.site)))
         content = self.config.content_dir
         copied = sum(copy_if_changed(content / rel, output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
         fresh.outputs = outputs
@@ -838,25 +879,14 @@ class Builder:
                         copies.append(rel)
                 if page_stale or copies:
                     todo.append((job, tuple(copies)))
-        needed = {job.key for job, _ in todo} - self._fresh_views.keys()
         if todo:
-            env.get_template("game.html")  # compiled once here, not once in each worker
-        _WORKER.update(
-            env=env,
-            site=site,
-            output=output,
-            content=config.content_dir,
-            views={**self._fresh_views, **self._views.get_many(needed)},
-        )
-        try:
-            for url, written, copied in self._run(_render_game_task, todo):
-                results[url] = (results[url][0], written)
-                for rel in copied:
-                    path = urls.record_file(rel)
-                    results[path] = (results[path][0], True)
-        finally:
-            _WORKER.pop("views", None)
-            self._fresh_views = {}
+            env.get_template("game.html")  # compiled once, here, into the cache the workers read
+        for url, written, copied in self._render_games(todo, self._render_setup(site)):
+            results[url] = (results[url][0], written)
+            for rel in copied:
+                path = urls.record_file(rel)
+                results[path] = (results[path][0], True)
+        self._end_workers()
         timings["game pages"] = time.perf_counter() - started
         started = time.perf_counter()
 
@@ -926,6 +956,16 @@ class Builder:
         fresh.compared = frozenset(compared_files)
         fresh.boards = boards.drawings()
         return results
+
+    def _render_setup(self, site: pages.SiteInfo) -> dict[str, Any]:
+        """What rendering game pages needs, for this process and for workers."""
+        return {
+            "site": site,
+            "output": self.config.output_dir,
+            "content": self.config.content_dir,
+            "views_path": self._views.path,
+            "templates": self.cache_dir / "templates",
+        }
 
     def _template_env(self) -> Any:
         """The Jinja environment, kept while the theme is unchanged (compiled templates are cached on disk too)."""
@@ -1009,6 +1049,12 @@ def _listed(job: pages.GameJob, summary: Summary) -> str:
 def _page_key(site_key: str, listed: str, job: pages.GameJob) -> str:
     """A game page's key: the site around it, the game as listed, the record's view."""
     return f"{site_key[:32]}{listed[:32]}{job.key}"
+
+
+def _chunk(tasks: int, jobs: int) -> int:
+    # Small chunks: the last one leaves the other workers idle, and a chunk of
+    # 1/16 of ten thousand records is most of a second of work.
+    return max(1, min(64, tasks // (jobs * 8)))
 
 
 @functools.cache

@@ -1,0 +1,138 @@
+"""Worker processes that keep what they made between the stages of one build.
+
+A build reads every record in parallel, indexes the archive in the parent,
+then renders every game page in parallel. Each game page needs the view its
+record's replay prepared (board, viewer data, move list: tens of kilobytes).
+A process pool forgets everything between two maps, so every view used to
+travel to the parent and out to a renderer again, compressed on the way to
+spare memory: a sixth of a cold build's time. These workers are forked once
+per build and keep the views they made in their own memory (``kept``, pickled); the
+render stage sends each page to the worker that holds its view.
+
+Functions and arguments cross the pipes pickled: functions by name, so they
+must live at module level. An exception in a worker is raised again in the
+parent with the worker's traceback.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from collections import deque
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, Sequence
+
+# In a worker: its number, and what it keeps between two calls of map().
+index: int | None = None
+kept: dict[str, Any] = {}
+
+
+class WorkerError(RuntimeError):
+    """A task failed inside a worker; the message holds the worker's traceback."""
+
+
+class Workers:
+    """``count`` forked processes; use as a context manager so they always end."""
+
+    def __init__(self, count: int) -> None:
+        context = multiprocessing.get_context("fork")  # workers inherit the parent's imports and globals
+        self._conns: list[Connection] = []
+        self._procs = []
+        for number in range(count):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs, number), daemon=True, name=f"qipu-worker-{number}")
+            proc.start()
+            theirs.close()
+            self._conns.append(mine)
+            self._procs.append(proc)
+
+    def __len__(self) -> int:
+        return len(self._conns)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        tasks: Sequence[Any],
+        *,
+        chunk: int,
+        home: Callable[[int], int | None] | None = None,
+        arrived: Callable[[Any], Any] | None = None,
+    ) -> list[Any]:
+        """``fn(task)`` for every task, in the workers; the results in the order of ``tasks``.
+
+        ``home(i)`` names the worker that must run task ``i`` (the one holding
+        what it needs), or None for any. A worker that runs out of its own
+        tasks takes tasks anyone may run, so the slower worker sets the pace
+        only as far as its own tasks go. ``arrived(result)``, called in the
+        parent as each result comes in, stands in for it in the list: large
+        results can be stored away at once instead of all held until the end.
+        """
+        own: list[deque[int]] = [deque() for _ in self._conns]
+        anyone: deque[int] = deque()
+        for i in range(len(tasks)):
+            where = home(i) if home is not None else None
+            (own[where] if where is not None and 0 <= where < len(own) else anyone).append(i)
+        results: list[Any] = [None] * len(tasks)
+        busy: dict[int, list[int]] = {}
+
+        def feed(worker: int) -> None:
+            queue = own[worker] if own[worker] else anyone
+            batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
+            if batch:
+                self._conns[worker].send((fn, [tasks[i] for i in batch]))
+                busy[worker] = batch
+
+        for worker in range(len(self._conns)):
+            feed(worker)
+        while busy:
+            for conn in wait([self._conns[w] for w in busy]):
+                worker = self._conns.index(conn)  # type: ignore[arg-type]
+                try:
+                    ok, payload = conn.recv()  # type: ignore[union-attr]
+                except EOFError:
+                    raise WorkerError(f"worker {worker} ended unexpectedly") from None
+                if not ok:
+                    raise WorkerError(payload)
+                done = busy.pop(worker)
+                feed(worker)  # first: the worker computes while the parent takes in the results
+                for i, result in zip(done, payload):
+                    results[i] = result if arrived is None else arrived(result)
+        return results
+
+    def close(self) -> None:
+        for conn in self._conns:
+            try:
+                conn.send(None)
+            except OSError:
+                pass  # already gone
+        for proc in self._procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+        for conn in self._conns:
+            conn.close()
+        self._conns, self._procs = [], []
+
+
+def _serve(conn: Connection, number: int) -> None:
+    global index
+    index = number
+    kept.clear()  # forked: whatever the parent kept is not this worker's
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        fn, batch = message
+        try:
+            conn.send((True, [fn(task) for task in batch]))
+        except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+            conn.send((False, traceback.format_exc()))

@@ -1,0 +1,112 @@
+"""The worker processes of a build: tasks run where their data is kept, results come
+back in order, failures are reported; a large build renders each game page in
+the worker that replayed its record, and every path gives the same site."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from generator import build as build_module
+from generator import workers
+from generator.build import Builder
+from generator.config import load_config
+
+
+def where(task: int) -> tuple[int, int | None, int]:
+    return task, workers.index, os.getpid()
+
+
+def remember(task: str) -> int | None:
+    workers.kept[task] = f"made by {workers.index}"
+    return workers.index
+
+
+def recall(task: str) -> str | None:
+    return workers.kept.get(task)
+
+
+def fail(task: int) -> int:
+    if task == 3:
+        raise ValueError("task three is broken")
+    return task
+
+
+def test_results_come_back_in_order_and_routed_tasks_run_at_home() -> None:
+    with workers.Workers(2) as team:
+        done = team.map(where, list(range(40)), chunk=3, home=lambda i: i % 2 if i < 20 else None)
+    assert [task for task, _, _ in done] == list(range(40))
+    assert all(worker == i % 2 for i, (_, worker, _) in enumerate(done[:20]))
+    assert {pid for _, _, pid in done} - {os.getpid()} == {pid for _, _, pid in done}  # never in the parent
+    assert len({pid for _, _, pid in done}) == 2
+
+
+def test_what_a_worker_keeps_stays_there_between_two_maps() -> None:
+    names = [f"view{i}" for i in range(30)]
+    with workers.Workers(2) as team:
+        homes = team.map(remember, names, chunk=4)
+        assert sorted(set(homes)) == [0, 1]  # both took a share
+        found = team.map(recall, names, chunk=4, home=lambda i: homes[i])
+    assert found == [f"made by {home}" for home in homes]
+    assert workers.kept == {}  # the parent kept nothing
+
+
+def test_a_failing_task_raises_in_the_parent_with_the_workers_traceback() -> None:
+    with workers.Workers(2) as team, pytest.raises(workers.WorkerError, match="task three is broken"):
+        team.map(fail, list(range(8)), chunk=1)
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Enough generated records for the build to use its workers."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import make_records
+    finally:
+        sys.path.pop(0)
+    content = tmp_path_factory.mktemp("records") / "content"
+    make_records.write_bench(build_module.POOL_THRESHOLD + 40, content, seed=3, jobs=1)
+    return content
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _builder(root: Path, content: Path, jobs: int) -> Builder:
+    config, problems = load_config(None, root=root, content=content, output=root / "site")
+    assert problems == []
+    return Builder(config, jobs=jobs, cache_dir=root / "cache")
+
+
+def test_a_large_build_renders_each_game_where_its_record_was_replayed(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_cache(self: object, key: str) -> bytes:
+        raise AssertionError("a cold build read a view back from the cache")
+
+    monkeypatch.setattr(build_module.ViewStore, "get", no_cache)  # inherited by the forked workers
+    builder = _builder(tmp_path, records, jobs=2)
+    report = builder.build()
+    builder.wait()
+    assert report.games == build_module.POOL_THRESHOLD + 40 and report.errors == 0
+    one = tmp_path / "one"
+    builder = _builder(one, records, jobs=1)
+    builder.build()
+    builder.wait()
+    assert _tree(tmp_path / "site") == _tree(one / "site")
+
+
+def test_a_new_site_title_renders_every_game_from_the_cache_in_fresh_workers(records: Path, tmp_path: Path) -> None:
+    builder = _builder(tmp_path, records, jobs=2)
+    builder.build()
+    builder.wait()
+    (tmp_path / "site.toml").write_text('title = "新的标题"\n', encoding="utf-8")
+    report = _builder(tmp_path, records, jobs=2).build()  # every page shows the title: nothing re-read
+    assert report.reparsed == 0 and report.written >= report.games
+    pages = list((tmp_path / "site" / "games").rglob("*.html"))
+    assert len(pages) == report.games and all("新的标题" in p.read_text(encoding="utf-8") for p in pages)
