@@ -8,7 +8,12 @@ decoded, parsed and replayed again. The same cache lives on disk in
 * records are keyed by content hash, generator version and the settings that
   affect them (encoding override, rule options of their event);
 * every output file is keyed by the inputs it was made from; a file whose key
-  did not change and that still exists is neither rendered nor written.
+  did not change and that still exists is neither rendered nor written;
+* an edit that changes no fact the index uses (a MARK value, a comment) takes
+  a quick path that rewrites only that game page and download (``_quick``).
+
+Reading records and rendering game pages run in worker processes that keep
+each record's prepared view until its page is rendered (generator/workers.py).
 """
 
 from __future__ import annotations
@@ -753,6 +758,8 @@ class Builder:
                 jobs[event] = pickle.loads(state.jobs[event])
             found = [n for n, job in enumerate(jobs.get(event, ())) if job.source == rel]
             if not found:  # a copy of another record's game, or no game at all
+                if summary.code is not None and not any(rel in job.duplicates for job in jobs.get(event, ())):
+                    return False  # a game the last build did not show: only the full path knows why
                 downloads.append(rel)
                 continue
             n = found[0]
