@@ -263,16 +263,20 @@ def _pairing_conflicts(entries: list[Entry]) -> list[Diagnostic]:
     Only records that give both teams, a date and a time are compared: a
     date alone does not tell two games of one day apart.
     """
-    slots: dict[tuple[str, str, str, str, str], dict[str, list[Entry]]] = defaultdict(lambda: defaultdict(list))
+    slots: dict[tuple[str, str, str, str, str], list[Entry]] = defaultdict(list)
     for entry in entries:
         if entry.first and entry.second and entry.date and entry.time:
-            key = (entry.code, entry.first, entry.second, entry.date, entry.time)
-            slots[key][entry.moves_key if _has_moves(entry) else ""].append(entry)
+            slots[(entry.code, entry.first, entry.second, entry.date, entry.time)].append(entry)
     out: list[Diagnostic] = []
-    for (_, first, second, date, time), by_moves in slots.items():
+    for (_, first, second, date, time), records in slots.items():
+        if len(records) < 2:
+            continue  # almost every slot: one record, nothing to compare
+        by_moves: dict[str, list[Entry]] = defaultdict(list)
+        for entry in records:
+            by_moves[entry.moves_key if _has_moves(entry) else ""].append(entry)
         if len(by_moves) < 2:
             continue
-        total = sum(len(members) for members in by_moves.values())
+        total = len(records)
         items = sorted(
             ((key, f"{e.path} ({e.plies} moves)") for key, members in by_moves.items() for e in members),
             key=lambda item: item[1],
@@ -329,6 +333,9 @@ def group(
         else:
             groups.append([entry])
     for members in buckets.values():
+        if len(members) == 1:  # most games have a single record: nothing to split or order
+            groups.append(members)
+            continue
         groups.extend(sorted(part, key=lambda e: (prefer(e), e.path)) for part in _by_date(members))
     groups.sort(key=lambda members: members[0].path)
 
@@ -355,6 +362,8 @@ def shared_names(groups: Iterable[list[Entry]]) -> list[tuple[str, str]]:
     """
     pairs: set[tuple[str, str]] = set()
     for members in groups:
+        if len(members) < 2:
+            continue  # a single record names one spelling per side
         for side in ("first", "second"):
             names = sorted({getattr(e, side) for e in members if getattr(e, side)})
             for i, a in enumerate(names):

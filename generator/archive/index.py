@@ -202,17 +202,21 @@ def build_index(summaries: list[Summary], config: Config) -> Archive:
 
 
 def _index_event(key: str, slug: str, members: list[Summary], config: Config, names: Teams) -> _EventIndex:
+    # Each record's teams by canonical name (spellings covered by an alias are
+    # one team), looked up once for the steps below.
+    canonical = names.canonical
+    sides = [(canonical(s.first) if s.first else None, canonical(s.second) if s.second else None) for s in members]
     # Duplicates are looked for within an event: two teams' programs save the
     # same game into the same event folder. The copy shown is the one whose
     # team names the other records use most: its spellings are the team's.
-    named = Counter(names.canonical(n) for s in members for n in (s.first, s.second) if n)
+    named = Counter(name for pair in sides for name in pair if name is not None)
     groups, dup_diags = duplicates.group(
         (duplicates.Entry(
             s.source,
             s.code or "",
             s.moves_key,
-            names.canonical(s.first) if s.first else None,  # spellings covered by an alias are one team
-            names.canonical(s.second) if s.second else None,
+            first,
+            second,
             s.date,
             s.time,
             s.declared,
@@ -220,7 +224,7 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             s.opening,
             s.group,
         )
-        for s in members),
+        for s, (first, second) in zip(members, sides)),
         prefer=lambda e: -(named[e.first] + named[e.second]),
     )
     compared, near = duplicates.near_copies(groups)
@@ -229,12 +233,15 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
     extra: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in dup_diags:
         extra[d.path].append(d)
-    pairs = [(by_path[group[0].path], [e.path for e in group[1:]]) for group in groups]
-    game_slugs = urls.unique_slugs([_within_event(s.source, key) for s, _ in pairs])
+    within = [_within_event(group[0].path, key) for group in groups]  # each game's page name
+    game_slugs = urls.unique_slugs(within)
     games_: list[GameEntry] = []
     by_source: dict[str, GameEntry] = {}
-    for summary, copies in pairs:
-        page_slug = game_slugs[_within_event(summary.source, key)]
+    for group, path in zip(groups, within):
+        shown = group[0]  # its teams are canonical already
+        summary = by_path[shown.path]
+        copies = [e.path for e in group[1:]]
+        page_slug = game_slugs[path]
         diags = list(summary.diagnostics) + extra.get(summary.source, [])
         for copy in copies:
             diags += list(by_path[copy].diagnostics) + extra.get(copy, [])
@@ -243,8 +250,8 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             page_slug,
             urls.game_page(slug, page_slug),
             key,
-            names.canonical(summary.first) if summary.first else None,
-            names.canonical(summary.second) if summary.second else None,
+            shown.first,
+            shown.second,
             copies,
             sorted(set(diags)),
         )
@@ -264,7 +271,7 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             problems[s.source] = list(found)
         for written in (s.first, s.second):
             if written:
-                spellings[names.canonical(written)].add(written)
+                spellings[canonical(written)].add(written)
     teams: dict[str, list[GameEntry]] = defaultdict(list)
     for entry in games_:
         for name in {entry.first, entry.second}:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Iterable, Literal, Sequence
 
 __all__ = [
@@ -119,7 +120,9 @@ def _tally(teams: Iterable[str], games: list[Played], points: Points) -> dict[st
     table: dict[str, _Tally] = {team: _Tally() for team in teams}
     for game in games:
         for team, as_second in ((game.first, False), (game.second, True)):
-            row = table.setdefault(team, _Tally())
+            row = table.get(team)
+            if row is None:  # not setdefault: that would make a _Tally for every game
+                row = table[team] = _Tally()
             fraction = _fraction(game, team)
             row.games += 1
             row.points += _points_of(fraction, points)
@@ -191,7 +194,7 @@ def standings(
             raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(TIEBREAKS)}")
     played = sorted(
         (g for g in games if g.first != g.second),
-        key=lambda g: (g.game_id, g.first, g.second, g.result),
+        key=attrgetter("game_id", "first", "second", "result"),
     )
     table = _tally(sorted(set(teams)), played, points)
     sb = _sonneborn_berger(played, table)
@@ -255,7 +258,7 @@ def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[
     """
     listed = set(teams)
     table: dict[str, dict[str, list[CrossGame]]] = {row: {col: [] for col in teams} for row in teams}
-    for game in sorted(games, key=lambda g: (g.game_id, g.first, g.second)):
+    for game in sorted(games, key=attrgetter("game_id", "first", "second")):
         if game.first == game.second or game.first not in listed or game.second not in listed:
             continue
         table[game.first][game.second].append(CrossGame(game.game_id, _SCORES[_fraction(game, game.first)], True))

@@ -26,21 +26,21 @@ if TYPE_CHECKING:  # the index is not needed to render a game page (a quick rebu
     from generator.archive.index import Archive, Event, GameEntry, Team
 
 
-class Attrs(dict):  # type: ignore[type-arg]
-    """A dict whose keys templates read as attributes (``{{ game.first }}``).
+class Attrs:
+    """Values that templates read as attributes (``{{ game.first }}``), or by
+    key where the key is no name (``t["severity." ~ d.severity]``).
 
-    Jinja looks an attribute up before an item; on a plain dict every
-    ``game.first`` raises and catches an AttributeError first, which made up
-    a quarter of rendering a game page.
+    Jinja looks an attribute up before an item. The values are the object's
+    own attributes, so that lookup succeeds at once: on a dict, even one with
+    a ``__getattr__``, it first fails and builds an AttributeError, which made
+    up a fifth of rendering a game page.
     """
 
-    __slots__ = ()
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
+    def __getitem__(self, key: str) -> Any:
+        return self.__dict__[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
 
     return {
         "site": site,
-        "t": Attrs(site.strings),
+        "t": _site_strings(site)[0],
         "lang": site.language,
         "page": page,
         "root": urls.root_of(page),
@@ -125,29 +125,34 @@ def game_type_name(site: SiteInfo, code: str | None) -> str:
     return game.name_zh if _zh(site) else game.name_en
 
 
-def game_row(entry: GameEntry, page: str, site: SiteInfo, teams: Mapping[str, Team]) -> dict[str, Any]:
-    """One line of a game list."""
+def game_row(entry: GameEntry, page: str, site: SiteInfo, team_href: Mapping[str, str]) -> dict[str, Any]:
+    """One line of a game list; ``team_href``: links from ``page`` to the team pages.
+
+    A plain dict, read by key in the templates (``g['href']``): an event or
+    team page shows hundreds of rows, and Jinja's attribute syntax tries
+    getattr() first, which fails at a cost on every read of a dict.
+    """
     s = entry.summary
-    strings = site.strings
-    return Attrs({
+    diagnostics = entry.diagnostics
+    return {
         "href": urls.href(page, entry.url),
         "code": s.code,
         "game_type": game_type_name(site, s.code),
         "first": entry.first or "?",
         "second": entry.second or "?",
-        "first_href": urls.href(page, teams[entry.first].url) if entry.first in teams else None,
-        "second_href": urls.href(page, teams[entry.second].url) if entry.second in teams else None,
+        "first_href": team_href.get(entry.first) if entry.first else None,
+        "second_href": team_href.get(entry.second) if entry.second else None,
         "result": s.result,
-        "result_word": result_word(strings, s.result),
+        "result_word": result_word(site.strings, s.result),
         "by_rules": s.computed is not None,
         "date": s.date or "",
         "time": s.time or "",
         "plies": s.plies,
         "group": s.group,
-        "errors": sum(1 for d in entry.diagnostics if d.severity == "error"),
-        "warnings": sum(1 for d in entry.diagnostics if d.severity == "warning"),
+        "errors": sum(1 for d in diagnostics if d.severity == "error") if diagnostics else 0,
+        "warnings": sum(1 for d in diagnostics if d.severity == "warning") if diagnostics else 0,
         "counted": entry.counted,
-    })
+    }
 
 
 def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
@@ -158,6 +163,9 @@ def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
         code = entry.summary.code or "?"
         code_counts[code] = code_counts.get(code, 0) + 1
     recent = sorted(archive.games, key=lambda e: (e.summary.date or "", e.summary.time or "", e.source), reverse=True)
+    del recent[20:]  # the latest twenty are listed
+    named = {t for e in recent for t in (e.first, e.second) if t in archive.teams}
+    team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
     ctx.update(
         events=[
             {
@@ -175,7 +183,7 @@ def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
             {"code": code, "name": game_type_name(site, code), "games": count}
             for code, count in sorted(code_counts.items())
         ],
-        recent=[game_row(e, page, site, archive.teams) for e in recent[:20]],
+        recent=[game_row(e, page, site, team_href) for e in recent],
         counts={
             "records": len(archive.summaries),
             "games": len(archive.games),
@@ -192,6 +200,10 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     page = ev.url
     strings = site.strings
     ctx = base(site, page, ev.name)
+    # Links to every team the page names, made once for all its tables and game rows.
+    named = {t for e in ev.games for t in (e.first, e.second) if t in archive.teams}
+    named.update(t for section in ev.sections for t in section.teams if t in archive.teams)
+    team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
     sections = []
     for section in ev.sections:
         tiebreaks = section.rules.tiebreaks
@@ -207,14 +219,14 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "tiebreaks": [
                     {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
-                **_table(section, tiebreaks, page, archive, site),
+                **_table(section, tiebreaks, page, team_href, site),
                 "divisions": [
                     {
                         "id": f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}",
                         "name": _division_name(division.part, strings),
                         "kind": division.part.kind,
                         "placed": len(division.placed),
-                        **_table(division.table, tiebreaks, page, archive, site),
+                        **_table(division.table, tiebreaks, page, team_href, site),
                     }
                     for division in section.divisions
                 ],
@@ -232,9 +244,18 @@ def _division_name(part: Any, strings: Mapping[str, str]) -> str:
     return strings["division.other"]
 
 
-def _table(table: Any, tiebreaks: tuple[str, ...], page: str, archive: Archive, site: SiteInfo) -> dict[str, Any]:
-    """Standings rows, crosstable and game rows of a section or of one of its groups or stages."""
-    team_href = {t: urls.href(page, archive.teams[t].url) for t in table.teams if t in archive.teams}
+def _table(
+    table: Any, tiebreaks: tuple[str, ...], page: str, team_href: Mapping[str, str], site: SiteInfo
+) -> dict[str, Any]:
+    """Standings rows, crosstable and game rows of a section or of one of its groups or stages.
+
+    The crosstable's games are dicts read by key, as game rows are (see
+    :func:`game_row`): a table of sixteen teams holds hundreds of them.
+    """
+    strings = site.strings
+    games = [game_row(e, page, site, team_href) for e in table.games]
+    game_href = {e.url: row["href"] for e, row in zip(table.games, games)}  # the crosstable links them again
+    side = {True: strings["first"], False: strings["second"]}
     return {
         "rows": [
             {
@@ -254,15 +275,23 @@ def _table(table: Any, tiebreaks: tuple[str, ...], page: str, archive: Archive, 
         "cross_teams": [{"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(table.teams)],
         "cross": [
             [
-                [
-                    {"href": urls.href(page, g.game_id), "score": g.score, "as_first": g.as_first}
-                    for g in table.cross.get(row_team, {}).get(col_team, [])
-                ]
+                {
+                    "diagonal": col_team == row_team,
+                    "games": [
+                        {
+                            "href": game_href.get(g.game_id) or urls.href(page, g.game_id),
+                            "score": g.score,
+                            "as_first": g.as_first,
+                            "side": side[g.as_first],
+                        }
+                        for g in table.cross.get(row_team, {}).get(col_team, [])
+                    ],
+                }
                 for col_team in table.teams
             ]
             for row_team in table.teams
         ],
-        "games": [game_row(e, page, site, archive.teams) for e in table.games],
+        "games": games,
     }
 
 
@@ -272,23 +301,34 @@ def _num(value: float) -> str:
 
 def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     page = tm.url
+    strings = site.strings
     ctx = base(site, page, tm.name)
+    # What every row looks up, made once per page.
+    named = {t for e in tm.games for t in (e.first, e.second) if t in archive.teams}
+    team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
+    event_names = {e.key: e.name for e in archive.events}
+    outcome_words = {"win": strings["wins"], "loss": strings["losses"], "draw": strings["draws"], "none": ""}
     rows = []
     for entry in sorted(tm.games, key=lambda e: e.sort_key()):
-        row = game_row(entry, page, site, archive.teams)
+        row = game_row(entry, page, site, team_href)
         as_first = entry.first == tm.name
-        row["as_first"] = as_first
-        row["opponent"] = entry.second if as_first else entry.first
-        opponent = row["opponent"]
-        row["opponent_href"] = urls.href(page, archive.teams[opponent].url) if opponent in archive.teams else None
+        opponent = entry.second if as_first else entry.first
         result = entry.summary.result
         if result == "draw":
-            row["outcome"] = "draw"
+            outcome = "draw"
         elif result in ("first", "second"):
-            row["outcome"] = "win" if (result == "first") == as_first else "loss"
+            outcome = "win" if (result == "first") == as_first else "loss"
         else:
-            row["outcome"] = "none"
-        row["event"] = next((e.name for e in archive.events if e.key == entry.event_key), entry.event_key)
+            outcome = "none"
+        row.update(
+            as_first=as_first,
+            side=strings["first"] if as_first else strings["second"],
+            opponent=opponent,
+            opponent_href=team_href.get(opponent) if opponent else None,
+            outcome=outcome,
+            outcome_word=outcome_words[outcome],
+            event=event_names.get(entry.event_key, entry.event_key),
+        )
         rows.append(row)
     ctx.update(
         team={"name": tm.name, "spellings": [s for s in tm.spellings if s != tm.name]},
@@ -486,6 +526,20 @@ def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mappi
 _VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
 _VIEWER_HTML = ("svg", "data", "moves_html")  # finished, escaped markup
 
+_SITE_STRINGS: list[Any] = [None, None]  # the last site, and its strings as _site_strings() gives them
+
+
+def _site_strings(site: SiteInfo) -> tuple[Attrs, dict[str, str]]:
+    """The page strings as templates read them (``t``) and the viewer's strings.
+
+    The same for every page of a build, so made once per site rather than
+    copied for each page; the viewer's controls (render/env.py) are then
+    found without sorting their strings. Shared by all pages: not to be changed.
+    """
+    if _SITE_STRINGS[0] is not site:
+        _SITE_STRINGS[:] = [site, (Attrs(site.strings), ui_strings(site.strings))]
+    return _SITE_STRINGS[1]
+
 
 def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any]:
     """The whole context of a game page: the cached view plus the index's links."""
@@ -513,6 +567,6 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
     viewer["svg"] = str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1)
     for key in _VIEWER_HTML:
         viewer[key] = Markup(viewer[key])
-    viewer["strings"] = ui_strings(strings)
+    viewer["strings"] = _site_strings(site)[1]
     ctx.update(game=Attrs(info), diagnostics=list(job.diagnostics), viewer=Attrs(viewer))
     return ctx
