@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 _DRAWINGS: dict[str, str] = {}
+# Stands for the static drawing in an SVG made with ``static=False``.
+STATIC_MARK = "<!--q-board-->"
 
 
 def static_drawing(key: str, draw: Callable[[], str]) -> str:
@@ -30,3 +32,19 @@ def drawings() -> dict[str, str]:
 def remember(known: Mapping[str, str]) -> None:
     """Drawings a previous build made with this same code."""
     _DRAWINGS.update(known)
+
+
+class StaticDrawing:
+    """What every board shares: its static drawing, made once and kept here.
+
+    A board class (a slots dataclass whose ``repr`` names everything its
+    drawing depends on) provides ``_draw_static()``.
+    """
+
+    __slots__ = ()
+    STATIC_MARK = STATIC_MARK
+
+    @property
+    def static_markup(self) -> str:
+        """The drawing that is the same on every page of this board (grid, edges, labels)."""
+        return static_drawing(repr(self), self._draw_static)  # type: ignore[attr-defined]

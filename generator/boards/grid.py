@@ -37,8 +37,7 @@ LABEL_SIZE = 17
 MARK_RADIUS = {"last": 6, "win": 21, "*": 21}
 
 _SVG_NS = "http://www.w3.org/2000/svg"
-# Stands for the static drawing in an SVG made with ``static=False``.
-STATIC_MARK = "<!--q-board-->"
+STATIC_MARK = boards.STATIC_MARK
 _CLASS_WORD = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -79,7 +78,7 @@ def _num(value: float) -> str:
 
 
 @dataclass(slots=True)
-class GridBoard:
+class GridBoard(boards.StaticDrawing):
     """A grid of ``columns`` x ``rows`` intersections with its static drawing."""
 
     columns: int
@@ -153,12 +152,6 @@ class GridBoard:
             labels.add(dwg.text(name, insert=(right + LABEL_GAP, cy), class_="q-coord q-row"))
         return labels.tostring()
 
-    STATIC_MARK = STATIC_MARK
-
-    @property
-    def static_markup(self) -> str:
-        """The grid, star points and labels: the same on every page of this board."""
-        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).

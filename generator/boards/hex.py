@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from generator import boards
 from generator.boards.grid import (
-    STATIC_MARK,
     marks_svg,
     number_sizes,
     pieces_svg,
@@ -70,7 +69,7 @@ def _raw_centre(x: int, y: int) -> tuple[float, float]:
 
 
 @dataclass(slots=True)
-class HexBoard:
+class HexBoard(boards.StaticDrawing):
     """A ``columns`` x ``rows`` Hex rhombus with its static drawing.
 
     ``variant`` is which edges red joins: "rows" (row 1 and the last row) or
@@ -251,12 +250,6 @@ class HexBoard:
             labels.add(dwg.text(text, insert=(_num(x), _num(y + shift)), class_=f"q-coord {kind}"))
         return labels.tostring()
 
-    STATIC_MARK = STATIC_MARK
-
-    @property
-    def static_markup(self) -> str:
-        """The hexagons, the coloured edges and the labels: the same on every page of this board."""
-        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).

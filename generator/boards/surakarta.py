@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from generator import boards
 from generator.boards.grid import (
-    STATIC_MARK,
     css_word,
     marks_svg,
     number_sizes,
@@ -58,7 +57,7 @@ def _num(value: float) -> str:
 
 
 @dataclass(slots=True)
-class SurakartaBoard:
+class SurakartaBoard(boards.StaticDrawing):
     """The 6x6 Surakarta board with its static drawing and arc geometry."""
 
     cells: dict[str, tuple[int, int]] = field(init=False, repr=False)  # cell id -> (x, y)
@@ -168,12 +167,6 @@ class SurakartaBoard:
             labels.add(dwg.text(str(row), insert=(right + LABEL_GAP, y), class_="q-coord q-row"))
         return labels.tostring()
 
-    STATIC_MARK = STATIC_MARK
-
-    @property
-    def static_markup(self) -> str:
-        """The grid, the loops and the labels: the same on every page of this board."""
-        return boards.static_drawing(repr(self), self._draw_static)
 
     def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
         """A complete inline ``<svg>`` of ``position`` (the empty board if None).
