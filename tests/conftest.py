@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,27 @@ def c5_record(first: str, second: str, result: str, moves: str, when: str = "202
 
 # Black makes five on row 8 from H to L; White plays above.
 C5_BLACK_FIVE = "B(H,8);W(H,9);B(I,8);W(I,9);B(J,8);W(J,9);B(K,8);W(K,9);B(L,8)"
+
+
+_BRACE_ENTRY = re.compile(r"([A-Za-z]?)\((\w+),(-?\d+)\)(?:MARK\[(-?\d+)\])?")
+
+
+def brace_moves(text: str, line: int = 1) -> list:  # -> list[Move]
+    """Moves from the ``;``-separated ``B(H,8)MARK[1]`` entries of one line.
+
+    Each move's column is where it starts in ``text``, so tests can check that
+    a diagnostic points at the right entry. ``?`` stands for an unreadable move.
+    """
+    from generator.model import Move
+
+    moves = []
+    column = 1
+    for entry in text.split(";"):
+        m = _BRACE_ENTRY.fullmatch(entry)
+        if m is None:
+            moves.append(Move(entry[:1], entry, None, line, column))
+        else:
+            side, col, row, mark = m.groups()
+            moves.append(Move(side, f"{side}({col},{row})", (col, int(row)), line, column, int(mark) if mark else None))
+        column += len(entry) + 1
+    return moves

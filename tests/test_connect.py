@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import re
 from pathlib import Path
 
 import pytest
+from conftest import brace_moves
 
 from generator import games, scene
-from generator.model import Decision, Metadata, Move, Record, Text
+from generator.model import Decision, Metadata, Record, Text
 from generator.rules import connect
 from generator.rules.connect import ConnectState, replay
 
@@ -20,27 +20,10 @@ RENJU = {"renju": True}
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HAVE_BRACE = importlib.util.find_spec("generator.formats.brace") is not None
 
-_ENTRY = re.compile(r"([A-Za-z]?)\((\w+),(-?\d+)\)(?:MARK\[(-?\d+)\])?")
-
 
 def record(text: str, line: int = 1) -> Record:
-    """A record whose moves are the ``;``-separated entries of one line.
-
-    Each move's column is where it starts in ``text``, so tests can check that
-    a diagnostic points at the right entry. ``?`` stands for an unreadable move.
-    """
-    moves = []
-    column = 1
-    for entry in text.split(";"):
-        m = _ENTRY.fullmatch(entry)
-        if m is None:
-            moves.append(Move(entry[:1], entry, None, line, column))
-        else:
-            side, col, row, mark = m.groups()
-            moves.append(
-                Move(side, f"{side}({col},{row})", (col, int(row)), line, column, int(mark) if mark else None)
-            )
-        column += len(entry) + 1
+    """A record whose moves are the ``;``-separated entries of one line (see conftest.brace_moves)."""
+    moves = brace_moves(text, line)
     return Record("game.txt", None, Metadata(), moves)
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import brace_moves
 
 from generator import games, pipeline, scene
 from generator.boards import hex as hex_board
-from generator.model import Metadata, Move, Record, Source
+from generator.model import Metadata, Record, Source
 from generator.rules import hex as hex_rules
 from generator.rules.hex import NEIGHBOURS, HexState, replay
 
@@ -21,26 +21,15 @@ COLUMNS = {"red_joins": "columns"}
 SVG = "{http://www.w3.org/2000/svg}"
 LETTERS = "ABCDEFGHIJK"
 
-_ENTRY = re.compile(r"([A-Za-z]?)\((\w+),(-?\d+)\)(?:MARK\[(-?\d+)\])?")
-
-
 
 def notes(ops: list) -> list[str]:
     """The English text of a ply's notes (keyed notes carry their key and arguments too)."""
     return [op[1] for op in ops if op[0] == "note"]
 
+
 def record(text: str, line: int = 1) -> Record:
-    """A record whose moves are the ``;``-separated entries of one line (``?`` = unreadable)."""
-    moves = []
-    column = 1
-    for entry in text.split(";"):
-        m = _ENTRY.fullmatch(entry)
-        if m is None:
-            moves.append(Move(entry[:1], entry, None, line, column))
-        else:
-            side, col, row, mark = m.groups()
-            moves.append(Move(side, f"{side}({col},{row})", (col, int(row)), line, column, int(mark) if mark else None))
-        column += len(entry) + 1
+    """A record whose moves are the ``;``-separated entries of one line (see conftest.brace_moves)."""
+    moves = brace_moves(text, line)
     return Record("game.hex.txt", "HEX", Metadata(), moves)
 
 
