@@ -134,12 +134,10 @@ class _Pickled:
     def __contains__(self, name: str) -> bool:
         return name in self.raw
 
-    def put(self, name: str, raw: bytes, value: Any = None) -> None:
+    def put(self, name: str, raw: bytes, value: Any) -> None:
+        """A value and its pickled bytes (made anyway, to cross from a worker)."""
         self.raw[name] = raw
-        if value is None:
-            self._live.pop(name, None)
-        else:
-            self._live[name] = value
+        self._live[name] = value
 
     def carried(self, names: Container[str]) -> _Pickled:
         """A copy holding only these names (unpickled values stay unpickled)."""
@@ -675,6 +673,7 @@ class Builder:
         elif not self._full(found, state, fresh, report):
             report.seconds = time.perf_counter() - started
             return report  # --strict and errors: nothing written
+        fresh.boards = boards.drawings()  # the ones drawn in this process, and those the state brought
         if (fresh.outputs, fresh.records, inputs) != (state.outputs, state.records, state.inputs):
             # Written after build() returns (the site is already complete), so a
             # rebuild under `qipu serve` reloads the page sooner; the thread is
@@ -773,7 +772,6 @@ class Builder:
         fresh.games, fresh.diagnostics = state.games, state.diagnostics
         fresh.jobs = {**state.jobs, **{event: pickle.dumps(js, pickle.HIGHEST_PROTOCOL) for event, js in jobs.items()}}
         fresh.site, fresh.site_key, fresh.compared = state.site, state.site_key, state.compared
-        fresh.boards = boards.drawings()
         report.games, report.diagnostics = state.games, list(state.diagnostics)
         report.published = not (self.strict and report.errors)
         report.pages = len(outputs)
@@ -966,7 +964,6 @@ class Builder:
         fresh.site = pickle.dumps(site, pickle.HIGHEST_PROTOCOL)
         fresh.site_key = site_key
         fresh.compared = frozenset(compared_files)
-        fresh.boards = boards.drawings()
         return results
 
     def _render_setup(self, site: pages.SiteInfo) -> dict[str, Any]:
