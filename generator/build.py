@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -29,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Container, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
 
 from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
@@ -58,6 +59,8 @@ QUICK_LIMIT = 50
 POOL_THRESHOLD = 200
 # File times have a coarse clock tick: a file this close to a scan is read again.
 RACY_NS = 2_000_000_000
+JOURNAL_LIMIT = 4 << 20  # bytes of state journal before the whole state is written again
+_GONE = object()
 ASSET_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"}
 PAGE_SUFFIXES = {".md", ".markdown"}
 TEMPORARY = ("~", ".swp", ".tmp")  # editors' and tools' files beside the records: never records
@@ -139,9 +142,12 @@ class _Pickled:
         self.raw[name] = raw
         self._live[name] = value
 
-    def carried(self, names: Container[str]) -> _Pickled:
+    def carried(self, names: Collection[str]) -> _Pickled:
         """A copy holding only these names (unpickled values stay unpickled)."""
-        copy = _Pickled({name: raw for name, raw in self.raw.items() if name in names})
+        raw = dict(self.raw)
+        for name in self.raw.keys() - names:  # a set difference in C: most names stay
+            del raw[name]
+        copy = _Pickled(raw)
         copy._live = {name: value for name, value in self._live.items() if name in names}
         return copy
 
@@ -172,6 +178,11 @@ class _CacheState:
     site_key: str = ""
     compared: frozenset[str] = frozenset()
     boards: dict[str, str] = field(default_factory=dict)  # static board drawings (generator.boards)
+    # Output folder -> its modification time once the build had written it
+    # (None: too recent to trust, see _folder_times): a folder whose time has
+    # not changed since holds the same files, so the next build need not list it.
+    folders: dict[str, tuple[int | None, int]] = field(default_factory=dict)  # and how many outputs it holds
+    token: str = ""  # names this state: a journal entry applies to the state it names (Builder._save_state)
 
 
 def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
@@ -257,6 +268,100 @@ def _existing(output: Path) -> set[str]:
 
     walk(str(output), "")
     return found
+
+
+def _inputs_digest(settings: str, rels: list[str], records: dict[str, tuple[int, int, str]]) -> str:
+    """One digest of the settings and every record's path and key.
+
+    Joined into one string and hashed once: the repr of ten thousand tuples
+    (what _digest would take) cost three times as long, in every rebuild.
+    """
+    h = hashlib.sha256(settings.encode())
+    h.update("\0".join([part for rel in rels for part in (rel, records[rel][2])]).encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _changes(old: _CacheState, new: _CacheState) -> dict[str, Any]:
+    """What differs from ``old`` in ``new``: per table the entries changed and the names removed, else the value."""
+    changes: dict[str, Any] = {}
+    for name in _CacheState.__slots__:
+        a, b = getattr(old, name), getattr(new, name)
+        if isinstance(b, _Pickled):
+            a, b = a.raw, b.raw
+        if isinstance(b, dict):
+            changed = {key: value for key, value in b.items() if a.get(key, _GONE) != value}
+            added = sum(1 for key in changed if key not in a)
+            removed = [key for key in a if key not in b] if len(a) + added != len(b) else []
+            if changed or removed:
+                changes[name] = (changed, removed)
+        elif a != b:
+            changes[name] = b
+    return changes
+
+
+def _replay_journal(state: _CacheState, journal: Path) -> int:
+    """Apply the journal's changes that follow ``state``; returns how far the journal held them.
+
+    Reading stops at an entry made for another state or by another version,
+    or cut short (a build stopped while appending it): what follows it is
+    not trusted.
+    """
+    try:
+        data = journal.read_bytes()
+    except OSError:
+        return 0
+    stream = io.BytesIO(data)
+    end = 0
+    while end < len(data):
+        try:
+            version, parent, changes = pickle.load(stream)
+        except Exception:  # noqa: BLE001 - a damaged entry: keep what came before it
+            break
+        if version != _code_digest() or parent != state.token:
+            break
+        for name, change in changes.items():
+            table = getattr(state, name)
+            if isinstance(table, _Pickled):
+                table = table.raw
+            if isinstance(table, dict):
+                changed, removed = change
+                for key in removed:
+                    table.pop(key, None)
+                table.update(changed)
+            else:
+                setattr(state, name, change)
+        end = stream.tell()
+    return end
+
+
+def _folder_times(
+    output: Path, outputs: Iterable[str], last: dict[str, tuple[int | None, int]] | None = None
+) -> dict[str, tuple[int | None, int]]:
+    """Each output folder's modification time (None where too recent to trust) and how many outputs it holds.
+
+    A folder changed in the same tick of the file system's clock as the
+    build's last write into it would keep its time: such folders, and any
+    written in the last RACY_NS (FAT counts in two seconds), are listed by
+    the next build instead (Builder._outputs_intact). ``last``: the counts,
+    when the outputs are those of the last build.
+    """
+    if last is None:
+        counts: dict[str, int] = {}
+        for rel in outputs:
+            folder = rel.rpartition("/")[0]
+            counts[folder] = counts.get(folder, 0) + 1
+    else:
+        counts = {folder: count for folder, (_, count) in last.items()}
+    root = os.fspath(output)
+    recent = time.time_ns() - RACY_NS
+    times: dict[str, tuple[int | None, int]] = {}
+    for folder, count in counts.items():
+        try:
+            mtime: int | None = os.stat(f"{root}/{folder}").st_mtime_ns
+        except OSError:
+            mtime = None
+        times[folder] = (mtime if mtime is not None and mtime < recent else None, count)
+    return times
 
 
 def _read(path: str | Path) -> bytes:
@@ -396,7 +501,6 @@ class Builder:
         self.cache_dir = cache_dir or (config.root / ".qipu-cache")
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir / "views.sqlite")
-        self._cached_keys: set[str] | None = None
         self._workers: workers.Workers | None = None  # forked for one build (generator.workers)
         self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
@@ -405,6 +509,8 @@ class Builder:
         self._outputs_seen: set[str] | None = None  # the output files as the last build left them
         self._env: tuple[str, Any] | None = None
         self._saver: threading.Thread | None = None
+        self._on_file = ""  # token of the state the state file holds, journal included
+        self._journal_end = 0  # the journal's length when this Builder last read or wrote it
         self._parts: dict[str, tuple[tuple, _EventPart]] = {}
 
     def _scan(self, changed: Iterable[Path] | None) -> tuple[_Found, Callable[[str], bool]]:
@@ -461,11 +567,13 @@ class Builder:
     def _load_state(self) -> _CacheState:
         if self._state is None:
             self._state = _CacheState()
+            path = self._state_file()
             try:
-                with open(self._state_file(), "rb") as handle:
+                with open(path, "rb") as handle:
                     version, state = pickle.load(handle)
                 if version == _code_digest():
-                    self._state = state
+                    self._journal_end = _replay_journal(state, path.with_suffix(".journal"))
+                    self._state, self._on_file = state, state.token
                     boards.remember(state.boards)
                 else:
                     # Another Qipu wrote it: start afresh, but remember which files
@@ -477,13 +585,36 @@ class Builder:
                 pass
         return self._state
 
-    def _save_state(self, state: _CacheState) -> None:
+    def _save_state(self, state: _CacheState, previous: _CacheState) -> None:
+        """Save the state: as what changed since ``previous`` when that is what the file holds.
+
+        A rebuild after one edit changes a few entries of tables of tens of
+        thousands; appending those to a journal beside the state takes a
+        millisecond where pickling the whole state again took tens. Once the
+        journal outgrows JOURNAL_LIMIT the whole state is written again.
+        """
         path = self._state_file()
+        journal = path.with_suffix(".journal")
+        if previous.token and previous.token == self._on_file:
+            try:
+                size = os.path.getsize(journal)
+            except OSError:
+                size = 0
+            # Another process may have written since this one read: then start afresh.
+            if size == self._journal_end and size < JOURNAL_LIMIT:
+                entry = pickle.dumps((_code_digest(), previous.token, _changes(previous, state)), pickle.HIGHEST_PROTOCOL)
+                with open(journal, "ab") as handle:
+                    handle.write(entry)
+                self._on_file, self._journal_end = state.token, size + len(entry)
+                return
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as handle:
             pickle.dump((_code_digest(), state), handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
+        # The journal's entries follow the state replaced: they no longer apply (nor would they, by token).
+        journal.unlink(missing_ok=True)
+        self._on_file, self._journal_end = state.token, 0
 
     # -- stages --------------------------------------------------------------
 
@@ -519,8 +650,8 @@ class Builder:
         for rel, path, st in found.records:
             old = known.get(rel)
             if old is not None and (
-                trusted(rel)
-                or (same_reading and old[0] == st.st_size and old[1] == st.st_mtime_ns and st.st_mtime_ns < racy)
+                (same_reading and old[0] == st.st_size and old[1] == st.st_mtime_ns and st.st_mtime_ns < racy)
+                or trusted(rel)
             ):
                 fresh[rel] = old
                 continue
@@ -548,7 +679,7 @@ class Builder:
             if old:  # known before: perhaps only touched, same bytes
                 data = _read(path)
                 key = f"{sha256(data)[:40]}{settings[:16]}"
-                if old[2] == key and self._has_view(key):
+                if old[2] == key and self._views.has(key):
                     fresh[rel] = (st.st_size, st.st_mtime_ns, key)
                     continue
             stats[rel] = st
@@ -572,7 +703,6 @@ class Builder:
 
         def store() -> None:
             self._views.put_many(views)
-            self._known_keys().update(key for key, _ in views)
             views.clear()
 
         if len(tasks) >= POOL_THRESHOLD and self.jobs > 1:
@@ -584,15 +714,6 @@ class Builder:
                 arrived(_process_task(task))
         store()
         return fresh, summaries, [task[0] for task in tasks]
-
-    def _has_view(self, key: str) -> bool:
-        # One look-up per touched record; all keys at once only once they are needed anyway.
-        return key in self._cached_keys if self._cached_keys is not None else self._views.has(key)
-
-    def _known_keys(self) -> set[str]:
-        if self._cached_keys is None:
-            self._cached_keys = self._views.keys()
-        return self._cached_keys
 
     def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
         if len(tasks) < threshold or self.jobs == 1:
@@ -646,7 +767,6 @@ class Builder:
         again. None: every file is checked (a plain ``qipu build``).
         """
         started = time.perf_counter()
-        config = self.config
         report = BuildReport()
         self.wait()
         state = self._load_state()
@@ -658,9 +778,9 @@ class Builder:
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
         self._theme = _theme_digest()  # read once per build: the inputs digest and the page keys use it
         settings = self._settings(found)
-        inputs = _digest(settings, [(rel, records[rel][2]) for rel, _, _ in found.records])
+        inputs = _inputs_digest(settings, [rel for rel, _, _ in found.records], records)
         fresh = _CacheState(records, summaries, inputs=inputs, settings=settings, scanned_ns=scanned_ns, reading=self._reading())
-        if not reparsed and inputs == state.inputs and self._on_disk() >= state.outputs.keys():
+        if not reparsed and inputs == state.inputs and self._outputs_intact(state):
             # Nothing the site is made from changed, and every file it wrote is there.
             report.games, report.diagnostics = state.games, list(state.diagnostics)
             report.pages = report.unchanged = len(state.outputs)
@@ -674,18 +794,21 @@ class Builder:
             report.seconds = time.perf_counter() - started
             return report  # --strict and errors: nothing written
         fresh.boards = boards.drawings()  # the ones drawn in this process, and those the state brought
+        # Every file is written: now the output folders' times mean something.
+        same = report.quick and state.folders and fresh.outputs.keys() == state.outputs.keys()
+        fresh.folders = _folder_times(self.config.output_dir, fresh.outputs, state.folders if same else None)
         if (fresh.outputs, fresh.records, inputs) != (state.outputs, state.records, state.inputs):
             # Written after build() returns (the site is already complete), so a
             # rebuild under `qipu serve` reloads the page sooner; the thread is
             # not a daemon, so a `qipu build` process waits for it before exiting.
-            self._saver = threading.Thread(target=self._save_state, args=(fresh,), name="qipu-state")
+            fresh.token = os.urandom(8).hex()
+            self._saver = threading.Thread(target=self._save_state, args=(fresh, state), name="qipu-state")
             self._saver.start()
         self._state = fresh
         self._outputs_seen = set(fresh.outputs)
         if reparsed:  # only new views can leave old ones unused
-            self._views.prune({record[2] for record in records.values()}, self._known_keys())
+            self._views.prune({record[2] for record in records.values()})
         self._views.close()
-        self._cached_keys = None
         report.seconds = time.perf_counter() - started
         report.timings["finish"] = report.seconds - sum(report.timings.values())
         return report
@@ -743,7 +866,7 @@ class Builder:
             if fresh.summaries[rel].index_fields() != state.summaries[rel].index_fields():
                 return False
         output = self.config.output_dir
-        if not self._on_disk() >= state.outputs.keys():
+        if not self._outputs_intact(state):
             return False  # a page was deleted: the full path writes it again
         outputs = dict(state.outputs)
         jobs: dict[str, list[pages.GameJob]] = {}
@@ -783,6 +906,32 @@ class Builder:
         """Everything besides a record's own bytes that decides how it is read and replayed."""
         config = self.config
         return _digest(_code_digest(), config.language, config.site_fingerprint(), sorted(config.encodings.items()))
+
+    def _outputs_intact(self, state: _CacheState) -> bool:
+        """Whether every file the last build wrote is still in the output folder.
+
+        Under ``qipu serve`` this Builder knows what it left there. A new
+        process looks at folder times instead of listing twenty thousand
+        files: a file deleted, added or renamed in a folder changes its time.
+        Only folders whose time changed, or was too recent to trust, are listed.
+        """
+        if self._outputs_seen is not None:
+            return self._outputs_seen >= state.outputs.keys()
+        if not state.folders:  # a state without folder times
+            return self._on_disk() >= state.outputs.keys()
+        output, outputs = os.fspath(self.config.output_dir), state.outputs
+        for folder, (mtime, count) in state.folders.items():
+            path = f"{output}/{folder}"
+            try:
+                if mtime is not None and os.stat(path).st_mtime_ns == mtime:
+                    continue
+                prefix = f"{folder}/" if folder else ""
+                # As many of the files listed as the last build wrote there.
+                if sum(1 for name in os.listdir(path) if prefix + name in outputs) != count:
+                    return False
+            except OSError:
+                return False  # the folder is gone
+        return True
 
     def _on_disk(self) -> set[str]:
         """The output folder's files: as this Builder left them (`qipu serve`), else listed once per build."""

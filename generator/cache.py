@@ -58,16 +58,15 @@ class ViewStore:
         with db:
             db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", items)
 
-    def prune(self, live: set[str], known: set[str] | None = None) -> int:
+    def prune(self, live: set[str]) -> int:
         """Drop the rows no record uses any more, once they are a third of the file.
 
-        Counts keys through the primary-key index: reading the rows would read
-        every view.
+        Counts and reads keys through the primary-key index: reading the rows
+        would read every view.
         """
-        keys = self.keys() if known is None else known
-        if len(keys) <= len(live) * 1.5 + 50:
+        if self._conn().execute("SELECT count(*) FROM views").fetchone()[0] <= len(live) * 1.5 + 50:
             return 0
-        dead = [(key,) for key in keys - live]
+        dead = [(key,) for key in self.keys() - live]
         with self._conn() as db:
             db.executemany("DELETE FROM views WHERE key = ?", dead)
         return len(dead)

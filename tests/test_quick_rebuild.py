@@ -154,3 +154,31 @@ def test_strict_build_with_errors_never_takes_the_quick_path(site: tuple[Path, P
     report = builder.build()
     builder.wait()
     assert not report.published and not report.quick
+
+
+def settle(out: Path, seconds: int = 3600) -> None:
+    """Every output folder as if last written an hour ago, long enough for its time to be trusted."""
+    for folder in [out, *(p for p in out.rglob("*") if p.is_dir())]:
+        st = folder.stat()
+        os.utime(folder, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 1_000_000_000))
+
+
+def test_settled_folders_are_not_listed_and_a_file_deleted_from_one_is_still_seen(
+    site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content, out = site
+    settle(out)
+    edit(content / "cup" / EDITED, "B(J,8)", "B(J,8)MARK[1]")
+    assert build(tmp_path, content, out).quick  # its state holds the folders' times
+    listed: list[str] = []
+    real_listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path=".": listed.append(os.path.normpath(path)) or real_listdir(path))
+    again = build(tmp_path, content, out)
+    assert (again.reparsed, again.written) == (0, 0)
+    # Only the folders the quick build wrote into are too recent to trust.
+    assert {os.path.relpath(path, out) for path in listed} <= {"games/cup", "files/cup"}
+    (out / "teams" / "index.html").unlink()  # the folder's time changes with it
+    listed.clear()
+    report = build(tmp_path, content, out)
+    assert report.written >= 1 and (out / "teams" / "index.html").is_file()
+    assert tree(out) == tree(_full(tmp_path))
