@@ -411,7 +411,7 @@ def summarize(p: Processed, key: str) -> Summary:
 
 # Work done in worker processes (generator.workers). A record's prepared view
 # stays in the worker that made it (workers.kept) until its game page is
-# rendered there; a pickled copy goes to the parent for the cache.
+# rendered there; the worker also stores a copy in its own file of the cache.
 
 # relative path, full path, bytes (None: the worker reads them), encoding, options, folder metadata, settings digest
 _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str]
@@ -420,13 +420,30 @@ _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, 
 # workers forked earlier (_set_up).
 _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[str] = set()
+_UNSTORED: list[tuple[str, bytes]] = []  # views made here, stored a few hundred at a time (_store_views)
 
 
-def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None, int | None]:
+def _views_here() -> ViewStore:
+    """This process's own connection to the view cache: SQLite's must not cross a fork."""
+    pid, store = _WORKER.get("views", (None, None))
+    if pid != os.getpid() or store is None:
+        store = ViewStore(_WORKER["views_path"])
+        _WORKER["views"] = (os.getpid(), store)
+    return store
+
+
+def _store_views(_: object = None) -> None:
+    """Store the views made here since the last call, in this worker's file of the cache."""
+    if _UNSTORED:
+        _views_here().put_many(_UNSTORED, shard=workers.index or 0)
+        _UNSTORED.clear()
+
+
+def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
     """Decode, parse and replay one record, then prepare its game page's heavy parts.
 
-    Returns the record's summary pickled (as the build state keeps it), its
-    view pickled for the cache, and the worker keeping the view itself.
+    Returns the record's summary pickled (as the build state keeps it),
+    whether it has a view (a game page), and the worker keeping that view.
     """
     rel, path, data, encoding, options, folder, settings = task
     if data is None:  # a record the last build did not know: read here, in parallel
@@ -434,13 +451,16 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bytes | None, int | None]:
     digest = sha256(data)
     key = f"{digest[:40]}{settings[:16]}"
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
-    cached = None
-    if processed.replay is not None and processed.code:
+    viewed = processed.replay is not None and bool(processed.code)
+    if viewed:
         # Pickled, not compressed: zlib took a tenth of a cold build (the cache
         # holds about 20 kB per game instead of 5). Kept pickled too: half the
         # memory of the live strings, for 30 µs to unpickle at rendering.
-        cached = workers.kept[key] = pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL)
-    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), cached, workers.index
+        view = workers.kept[key] = pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL)
+        _UNSTORED.append((key, view))
+        if len(_UNSTORED) >= 256:
+            _store_views()
+    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), viewed, workers.index
 
 
 def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str, bool, tuple[str, ...]]:
@@ -449,9 +469,7 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     env, site, output = _WORKER["env"], _WORKER["site"], _WORKER["output"]
     view = workers.kept.pop(job.key, None)
     if view is None:  # made by an earlier build: from the cache
-        if "views" not in _WORKER:  # one connection per process: SQLite's must not cross a fork
-            _WORKER["views"] = ViewStore(_WORKER["views_path"])
-        view = _WORKER["views"].get(job.key)
+        view = _views_here().get(job.key)
     view = pickle.loads(view)
     html = env.get_template("game.html").render(pages.game(job, view, site))
     written = write_if_changed(f"{output}/{job.url}", html.encode("utf-8"), _MADE_DIRS)
@@ -473,7 +491,6 @@ def _render_page_task(index: int) -> tuple[str, bool]:
 def _set_up(setup: dict[str, Any]) -> None:
     """In a worker forked before the index: what rendering game pages needs."""
     _WORKER.update(setup, env=make_env(cache=setup["templates"]))
-    _WORKER.pop("views", None)
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
@@ -500,7 +517,9 @@ class Builder:
         self.strict = strict
         self.cache_dir = cache_dir or (config.root / ".qipu-cache")
         self._state: _CacheState | None = None
-        self._views = ViewStore(self.cache_dir / "views.sqlite")
+        self._views = ViewStore(self.cache_dir)
+        # The one file earlier versions kept every view in: never read now (its keys digest that code).
+        (self.cache_dir / "views.sqlite").unlink(missing_ok=True)
         self._workers: workers.Workers | None = None  # forked for one build (generator.workers)
         self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
@@ -686,33 +705,27 @@ class Builder:
             tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
         summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
-        views: list[tuple[str, bytes]] = []  # for the cache, stored a few hundred at a time
+        _WORKER["views_path"] = self._views.folder
 
-        def arrived(result: tuple[bytes, bytes | None, int | None]) -> None:
-            raw, view, worker = result
+        def arrived(result: tuple[bytes, bool, int | None]) -> None:
+            raw, viewed, worker = result
             summary: Summary = pickle.loads(raw)
             st = stats[summary.source]
             fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key)
             summaries.put(summary.source, raw, summary)
-            if view is not None:
-                views.append((summary.key, view))
-                if worker is not None:
-                    self._homes[summary.key] = worker
-                if len(views) >= 256:
-                    store()
-
-        def store() -> None:
-            self._views.put_many(views)
-            views.clear()
+            if viewed and worker is not None:
+                self._homes[summary.key] = worker
 
         if len(tasks) >= POOL_THRESHOLD and self.jobs > 1:
             # Kept until the game pages are written: the workers hold the views.
-            self._workers = workers.Workers(self.jobs)
-            self._workers.map(_process_task, tasks, chunk=_chunk(len(tasks), self.jobs), arrived=arrived)
+            team = self._workers = workers.Workers(self.jobs)
+            team.map(_process_task, tasks, chunk=_chunk(len(tasks), self.jobs), arrived=arrived)
+            team.map(_store_views, [None] * len(team), chunk=1, home=lambda i: i)  # the last few of each
         else:
             for task in tasks:  # views kept in this process
                 arrived(_process_task(task))
-        store()
+            _store_views()
+        self._views.close()  # the workers may have made new files: look again when next asked
         return fresh, summaries, [task[0] for task in tasks]
 
     def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
@@ -740,8 +753,9 @@ class Builder:
             self._workers = None
         self._homes = {}
         workers.kept.clear()
-        store = _WORKER.pop("views", None)
-        if store is not None:
+        _UNSTORED.clear()
+        pid, store = _WORKER.pop("views", (None, None))
+        if store is not None and pid == os.getpid():
             store.close()
 
     def build(self, changed: Iterable[Path] | None = None) -> BuildReport:
@@ -1121,7 +1135,7 @@ class Builder:
             "site": site,
             "output": self.config.output_dir,
             "content": self.config.content_dir,
-            "views_path": self._views.path,
+            "views_path": self._views.folder,
             "templates": self.cache_dir / "templates",
         }
 

@@ -1,77 +1,114 @@
-"""The build cache on disk: prepared game views in one SQLite file.
+"""The build cache on disk: prepared game views in a few SQLite files.
 
 One row per processed record (key = content hash + settings), holding the
 pickled, finished parts of its game page (not compressed: compressing them
-took a tenth of a cold build; about 20 kB per game). One file instead of one per
-record because opening ten thousand small files costs more than the work
-they save; SQLite gives atomic commits and cheap lookups by key.
+took a tenth of a cold build; about 20 kB per game). SQLite files rather than
+one file per record, because opening ten thousand small files costs more than
+the work they save; SQLite gives atomic commits and cheap lookups by key.
+
+One file per writing process (``views-0.sqlite``, ``views-1.sqlite`` ...,
+numbered as the build's workers are): each worker stores the views it made
+itself, in parallel and without waiting for a lock, instead of sending two
+hundred megabytes through a pipe to a parent that stored them one by one. A
+reader looks for a key in each file; there are as many as the build had workers.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
+
+_PREFIX = "views-"
 
 
 class ViewStore:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._db: sqlite3.Connection | None = None
+    """The views in ``folder``: read from every shard, written to one."""
 
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._dbs: dict[int, sqlite3.Connection] = {}
+        self._shards: list[int] | None = None  # the files there, found on first read
+
+    def _conn(self, shard: int) -> sqlite3.Connection:
+        db = self._dbs.get(shard)
+        if db is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path = self.folder / f"{_PREFIX}{shard}.sqlite"
             try:
-                self._db = self._open()
+                db = _open(path)
             except sqlite3.DatabaseError:
                 # A damaged cache is thrown away, never trusted.
-                self.path.unlink(missing_ok=True)
-                self._db = self._open()
-        return self._db
-
-    def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path)
-        # A rollback journal: a bulk insert appends pages and journals almost nothing
-        # (WAL would write every view twice, once more at the checkpoint).
-        db.execute("PRAGMA journal_mode=DELETE")
-        # A cache: losing the last commit to a power cut costs a re-read, not
-        # correctness (keys are content digests), and an fsync per save costs more.
-        db.execute("PRAGMA synchronous=OFF")
-        db.execute("CREATE TABLE IF NOT EXISTS views (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+                path.unlink(missing_ok=True)
+                db = _open(path)
+            self._dbs[shard] = db
         return db
 
+    def _all(self) -> list[sqlite3.Connection]:
+        if self._shards is None:
+            numbers = []
+            for path in self.folder.glob(f"{_PREFIX}*.sqlite"):
+                number = path.stem[len(_PREFIX) :]
+                if number.isdigit():
+                    numbers.append(int(number))
+            self._shards = sorted(numbers)
+        return [self._conn(shard) for shard in self._shards]
+
     def keys(self) -> set[str]:
-        return {row[0] for row in self._conn().execute("SELECT key FROM views")}
+        return {row[0] for db in self._all() for row in db.execute("SELECT key FROM views")}
 
     def get(self, key: str) -> bytes:
-        row = self._conn().execute("SELECT blob FROM views WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            raise KeyError(key)
-        return row[0]
+        for db in self._all():
+            row = db.execute("SELECT blob FROM views WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                return row[0]
+        raise KeyError(key)
 
     def has(self, key: str) -> bool:
-        return self._conn().execute("SELECT 1 FROM views WHERE key = ?", (key,)).fetchone() is not None
+        return any(db.execute("SELECT 1 FROM views WHERE key = ?", (key,)).fetchone() for db in self._all())
 
-    def put_many(self, items: Iterable[tuple[str, bytes]]) -> None:
-        db = self._conn()
+    def put_many(self, items: Iterable[tuple[str, bytes]], shard: int = 0) -> None:
+        """Store views in the shard of this process (a worker's number; 0 outside workers)."""
+        db = self._conn(shard)
         with db:
             db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", items)
+        if self._shards is not None and shard not in self._shards:
+            self._shards = sorted([*self._shards, shard])
 
     def prune(self, live: set[str]) -> int:
-        """Drop the rows no record uses any more, once they are a third of the file.
+        """Drop the rows no record uses any more, once they are a third of the store.
 
         Counts and reads keys through the primary-key index: reading the rows
         would read every view.
         """
-        if self._conn().execute("SELECT count(*) FROM views").fetchone()[0] <= len(live) * 1.5 + 50:
+        dbs = self._all()
+        if sum(db.execute("SELECT count(*) FROM views").fetchone()[0] for db in dbs) <= len(live) * 1.5 + 50:
             return 0
-        dead = [(key,) for key in self.keys() - live]
-        with self._conn() as db:
-            db.executemany("DELETE FROM views WHERE key = ?", dead)
-        return len(dead)
+        dead = 0
+        for db in dbs:
+            gone = [(key,) for (key,) in db.execute("SELECT key FROM views") if key not in live]
+            with db:
+                db.executemany("DELETE FROM views WHERE key = ?", gone)
+            dead += len(gone)
+        return dead
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        """Close every file; the next use looks again for the shards there (workers may have added one)."""
+        for db in self._dbs.values():
+            db.close()
+        self._dbs = {}
+        self._shards = None
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path)
+    # A rollback journal: a bulk insert appends pages and journals almost nothing
+    # (WAL would write every view twice, once more at the checkpoint).
+    db.execute("PRAGMA journal_mode=DELETE")
+    # A cache: losing the last commit to a power cut costs a re-read, not
+    # correctness (keys are content digests), and an fsync per save costs more.
+    db.execute("PRAGMA synchronous=OFF")
+    # Another build or `qipu serve` may hold the file a moment: wait rather than fail.
+    db.execute("PRAGMA busy_timeout=10000")
+    db.execute("CREATE TABLE IF NOT EXISTS views (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+    return db

@@ -105,6 +105,8 @@ def test_a_new_site_title_renders_every_game_from_the_cache_in_fresh_workers(rec
     builder = _builder(tmp_path, records, jobs=2)
     builder.build()
     builder.wait()
+    # Each worker stored the views it made in its own file.
+    assert sorted(p.name for p in (tmp_path / "cache").glob("views-*.sqlite")) == ["views-0.sqlite", "views-1.sqlite"]
     (tmp_path / "site.toml").write_text('title = "新的标题"\n', encoding="utf-8")
     report = _builder(tmp_path, records, jobs=2).build()  # every page shows the title: nothing re-read
     assert report.reparsed == 0 and report.written >= report.games
