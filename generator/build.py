@@ -1251,13 +1251,17 @@ def _theme_digest() -> str:
     return h.hexdigest()
 
 
+# One encoder for ten thousand lines: json.dumps() with options makes a new one per call.
+_JSONL_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
 def games_jsonl(entries: Iterable[GameEntry]) -> bytes:
     """Lines of ``data/games.jsonl``: one per game, stable key order."""
     lines = []
     for entry in entries:
         s = entry.summary
         lines.append(
-            json.dumps(
+            _JSONL_ENCODER.encode(
                 {
                     "id": entry.url.removeprefix("games/").removesuffix(".html"),
                     "code": s.code,
@@ -1276,9 +1280,7 @@ def games_jsonl(entries: Iterable[GameEntry]) -> bytes:
                     "url": entry.url,
                     "errors": [d.to_json() for d in entry.diagnostics if d.severity == "error"],
                     "warnings": [d.to_json() for d in entry.diagnostics if d.severity == "warning"],
-                },
-                ensure_ascii=False,
-                sort_keys=True,
+                }
             )
         )
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""

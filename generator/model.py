@@ -9,6 +9,7 @@ behaviour beyond small conveniences.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -150,7 +151,8 @@ class Ply:
     # ``ops`` are applied in every view; each ``(views, ops)`` group of
     # ``hidden`` only in the views it names ("referee", "first", "second").
     visible_to: tuple[str, ...] | None = None
-    hidden: list[tuple[tuple[str, ...], list[Op]]] = field(default_factory=list)
+    # A tuple by default, not a list per ply: a replay makes tens of thousands of plies.
+    hidden: Sequence[tuple[tuple[str, ...], list[Op]]] = ()
 
 
 @dataclass(slots=True)
