@@ -703,6 +703,11 @@ class Builder:
                     continue
             stats[rel] = st
             tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
+        if tasks and not fresh:
+            # Every record is read again (a new Qipu, new rule options for all):
+            # no view in the cache will be used, and deleting them row by row
+            # reads each one back (seconds, on a slow disk).
+            self._views.clear()
         summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
         _WORKER["views_path"] = self._views.folder

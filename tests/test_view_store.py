@@ -46,3 +46,25 @@ def test_a_damaged_file_is_replaced_not_trusted(tmp_path: Path) -> None:
     assert not store.has("a")
     store.put_many([("a", b"1")], shard=0)
     assert ViewStore(tmp_path).get("a") == b"1"
+
+
+def test_when_every_record_is_read_again_the_old_views_are_dropped_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new version of Qipu keys every view anew: the old ones are deleted with their files, not row by row."""
+    from test_quick_rebuild import build, make_content
+
+    from generator import build as build_module
+
+    content = make_content(tmp_path)
+    out = tmp_path / "site"
+    games = build(tmp_path, content, out).games
+    store = ViewStore(tmp_path / ".qipu-cache")
+    assert len(store.keys()) == games
+    store.close()
+    monkeypatch.setattr(build_module, "CACHE_FORMAT", build_module.CACHE_FORMAT + "-next")
+    build_module._code_digest.cache_clear()
+    try:
+        report = build(tmp_path, content, out)
+    finally:
+        build_module._code_digest.cache_clear()
+    assert report.reparsed == report.records
+    assert len(ViewStore(tmp_path / ".qipu-cache").keys()) == games  # only this version's views
