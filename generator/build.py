@@ -200,23 +200,25 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
 
     def walk(folder: str, prefix: str) -> None:
         # The hot loop of a no-change rebuild: one stat per record, little else.
+        # Files first (most entries are), and _classify() and _suffix()
+        # inlined: a call per file was a third of this walk.
         with os.scandir(folder) as it:
             for entry in it:
                 name = entry.name
-                if entry.is_dir():
-                    if not name.startswith((".", "_")) and os.path.realpath(entry.path) not in skip:
+                if entry.is_file():
+                    if name[0] in ".~" or name.endswith(TEMPORARY):
+                        continue
+                    dot = name.rfind(".")
+                    suffix = name[dot:].lower() if dot >= 0 else ""
+                    if suffix in PAGE_SUFFIXES:
+                        pages.append((prefix + name, Path(entry.path)))
+                    elif suffix in ASSET_SUFFIXES:
+                        assets.append((prefix + name, Path(entry.path)))
+                    else:
+                        records.append((prefix + name, entry.path, entry.stat()))
+                elif entry.is_dir():
+                    if name[0] not in "._" and os.path.realpath(entry.path) not in skip:
                         walk(entry.path, f"{prefix}{name}/")
-                    continue
-                if name.startswith((".", "~")) or name.endswith(TEMPORARY) or not entry.is_file():
-                    continue
-                # _classify(), inlined: a call per file is a third of this walk.
-                suffix = _suffix(name)
-                if suffix in PAGE_SUFFIXES:
-                    pages.append((prefix + name, Path(entry.path)))
-                elif suffix in ASSET_SUFFIXES:
-                    assets.append((prefix + name, Path(entry.path)))
-                else:
-                    records.append((prefix + name, entry.path, entry.stat()))
 
     walk(str(content), "")
     records.sort(key=lambda r: r[0])
