@@ -51,7 +51,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
 from generator.rules.messages import reporter, side_found
-from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, padded_board, placement_error, point_xy
+from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, PlacesStones, padded_board, placement_error, point_xy
 
 Side = Literal["first", "second"]
 
@@ -118,7 +118,7 @@ def _ordinal(n: int) -> str:
     return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
-class ConnectState:
+class ConnectState(PlacesStones):
     """A k-in-a-row position, played stone by stone.
 
     Coordinates are 0-based: ``x`` is the column (A = 0), ``y`` the row from
@@ -242,25 +242,14 @@ class ConnectState:
 
     # -- playing --------------------------------------------------------------
 
-    def check(self, x: int, y: int) -> str | None:
-        """None if the next stone may go on (x, y), else "game-over", "off-board" or "occupied".
+    # check() and play() come from placement.PlacesStones. Renju forbidden
+    # points are legal to play (they lose): see :meth:`forbidden`.
 
-        Renju forbidden points are legal to play (they lose); see :meth:`forbidden`.
-        """
-        if self.winner is not None:
-            return "game-over"
+    def _stone_at(self, x: int, y: int) -> int | None:
         i = self.index(x, y)
-        if i is None:
-            return "off-board"
-        if self._board[i] != EMPTY:
-            return "occupied"
-        return None
+        return None if i is None else self._board[i]
 
-    def play(self, x: int, y: int) -> None:
-        """Place the next stone; raise ValueError with the reason key if illegal."""
-        reason = self.check(x, y)
-        if reason is not None:
-            raise ValueError(reason)
+    def _put(self, x: int, y: int) -> None:
         self._place((y + 1) * self._stride + x + 1, FIRST if self.to_move == "first" else SECOND)
 
     def forbidden(self, x: int, y: int) -> str | None:

@@ -42,7 +42,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.model import Decision, Move, Ply, Record, Replay, Result
 from generator.rules.messages import reporter, side_found
-from generator.rules.placement import placement_error, point_xy
+from generator.rules.placement import EMPTY, PlacesStones, placement_error, point_xy
 
 Side = Literal["first", "second"]
 
@@ -88,7 +88,7 @@ JOINS = ("rows", "columns")
 # The six neighbours of (x, y) as (dx, dy); see the module docstring.
 NEIGHBOURS: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1))
 
-EMPTY, FIRST, SECOND = 0, 1, 2
+FIRST, SECOND = 1, 2  # stones (placement.EMPTY: none)
 
 
 def red_joins(options: Mapping[str, Any] | None, game: GameType | None = None) -> str:
@@ -103,7 +103,7 @@ def cell_name(x: int, y: int) -> str:
     return scene.grid_cell(x, y + 1)
 
 
-class HexState:
+class HexState(PlacesStones):
     """A Hex position, played stone by stone.
 
     ``board[y][x]`` holds EMPTY, FIRST (red) or SECOND (blue); ``placed[y][x]``
@@ -173,21 +173,11 @@ class HexState:
 
     # -- playing -----------------------------------------------------------------
 
-    def check(self, x: int, y: int) -> str | None:
-        """None if the next stone may go on (x, y), else "game-over", "off-board" or "occupied"."""
-        if self.winner is not None:
-            return "game-over"
-        if not self.on_board(x, y):
-            return "off-board"
-        if self.board[y][x] != EMPTY:
-            return "occupied"
-        return None
+    def _stone_at(self, x: int, y: int) -> int | None:
+        return self.board[y][x] if self.on_board(x, y) else None
 
-    def play(self, x: int, y: int) -> None:
-        """Place the next stone; raise ValueError with the reason key if illegal."""
-        reason = self.check(x, y)
-        if reason is not None:
-            raise ValueError(reason)
+    def _put(self, x: int, y: int) -> None:
+        """The mover's stone on the empty point (x, y): ``play`` (placement.PlacesStones) checked it."""
         side = self.to_move
         self.board[y][x] = FIRST if side == "first" else SECOND
         self.ply += 1

@@ -21,6 +21,42 @@ from generator.model import Move
 EMPTY, EDGE = 0, 3
 
 
+class PlacesStones:
+    """``check`` and ``play`` of the games that put one stone on an empty point (k-in-a-row, Hex).
+
+    An engine says what stands on a point (``_stone_at``: EMPTY, a stone, or
+    None off the board) and puts the mover's stone on one (``_put``); its
+    board is its own. ``placement_error`` reads ``check`` for the diagnostics.
+    """
+
+    __slots__ = ()
+    winner: Any
+
+    def _stone_at(self, x: int, y: int) -> int | None:
+        raise NotImplementedError
+
+    def _put(self, x: int, y: int) -> None:
+        raise NotImplementedError
+
+    def check(self, x: int, y: int) -> str | None:
+        """None if the next stone may go on (x, y), else "game-over", "off-board" or "occupied"."""
+        if self.winner is not None:
+            return "game-over"
+        stone = self._stone_at(x, y)
+        if stone is None:
+            return "off-board"
+        if stone != EMPTY:
+            return "occupied"
+        return None
+
+    def play(self, x: int, y: int) -> None:
+        """Place the next stone; raise ValueError with the reason key if illegal."""
+        reason = self.check(x, y)
+        if reason is not None:
+            raise ValueError(reason)
+        self._put(x, y)
+
+
 @functools.cache
 def padded_board(columns: int, rows: int) -> tuple[bytes, tuple[str | None, ...], tuple[int, ...]]:
     """The empty padded board of a size, each index's cell id, and the on-board indices.
