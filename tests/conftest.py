@@ -21,6 +21,13 @@ def corpus() -> Path:
     return CORPUS
 
 
+def unavailable(message: str) -> None:
+    """A test dependency is missing: skip, saying how to install it; under CI (CI=true) fail instead."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 @pytest.fixture(autouse=True)
 def _no_proxy_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # Builds in tests must not depend on the developer's working directory.

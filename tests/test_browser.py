@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from conftest import unavailable
 
 from generator import games
 from generator.model import Ply, Replay
@@ -46,10 +47,7 @@ RECORDS = {
 
 
 def _unavailable(why: str) -> None:
-    message = f"{why}: install Debian's chromium: apt-get install chromium (and pip install playwright)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    unavailable(f"{why}: install Debian's chromium: apt-get install chromium (and pip install playwright)")
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,7 @@ import random
 import time
 
 import pytest
+from conftest import unavailable
 
 from generator.model import Source
 from generator.pipeline import Processed, process, sha256
@@ -73,10 +74,7 @@ NO_RESULT = "RES-W001"  # "no result declared and the rules did not decide": exp
 
 
 def _unavailable(why: str) -> None:
-    message = f"{why}: install the test extra (pip install -e '.[test]'), which has open-spiel"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    unavailable(f"{why}: install the test extra (pip install -e '.[test]'), which has open-spiel")
 
 
 @pytest.fixture(scope="module")
