@@ -520,8 +520,6 @@ class Builder:
         self.cache_dir = cache_dir or (config.root / ".qipu-cache")
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir)
-        # The one file earlier versions kept every view in: never read now (its keys digest that code).
-        (self.cache_dir / "views.sqlite").unlink(missing_ok=True)
         self._workers: workers.Workers | None = None  # forked for one build (generator.workers)
         self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none

@@ -93,9 +93,14 @@ class ViewStore:
         return dead
 
     def clear(self) -> None:
-        """Delete every view: cheaper than deleting rows, which reads each row's pages back."""
+        """Delete every view: cheaper than deleting rows, which reads each row's pages back.
+
+        Also the one ``views.sqlite`` of earlier versions (a new version reads
+        every record again, which is when this is called), and any journal a
+        build stopped mid-commit left.
+        """
         self.close()
-        for path in self.folder.glob(f"{_PREFIX}*.sqlite*"):  # with any journal left by a build stopped mid-commit
+        for path in self.folder.glob("views*.sqlite*"):
             path.unlink(missing_ok=True)
 
     def close(self) -> None:

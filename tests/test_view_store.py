@@ -68,3 +68,11 @@ def test_when_every_record_is_read_again_the_old_views_are_dropped_at_once(tmp_p
         build_module._code_digest.cache_clear()
     assert report.reparsed == report.records
     assert len(ViewStore(tmp_path / ".qipu-cache").keys()) == games  # only this version's views
+
+
+def test_clearing_also_deletes_the_single_file_of_earlier_versions(tmp_path: Path) -> None:
+    (tmp_path / "views.sqlite").write_bytes(b"an old cache")
+    store = ViewStore(tmp_path)
+    store.put_many([("a", b"1")], shard=1)
+    store.clear()
+    assert not list(tmp_path.glob("views*"))
