@@ -30,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable
 
 from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
@@ -525,7 +525,10 @@ class Builder:
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
         self._theme = ""  # digest of templates and static files, taken at the start of each build
         self._found: _Found | None = None  # the last scan, updated from `changed` by serve
-        self._outputs_seen: set[str] | None = None  # the output files as the last build left them
+        # True once a build of this Builder wrote the output folder and nothing
+        # since made it look again (`qipu serve`): its state says what is there.
+        self._wrote_output = False
+        self._listed: set[str] | None = None  # the output folder as listed in this build
         self._env: tuple[str, Any] | None = None
         self._saver: threading.Thread | None = None
         self._on_file = ""  # token of the state the state file holds, journal included
@@ -552,7 +555,7 @@ class Builder:
                 rels.add(rel)
         if changed is None or known is None:
             self._found = scan(content, [self.config.output_dir])
-            self._outputs_seen = None
+            self._wrote_output, self._listed = False, None
             return self._found, lambda rel: False
         found = _Found(
             [r for r in known.records if r[0] not in rels],
@@ -824,7 +827,7 @@ class Builder:
             self._saver = threading.Thread(target=self._save_state, args=(fresh, state), name="qipu-state")
             self._saver.start()
         self._state = fresh
-        self._outputs_seen = set(fresh.outputs)
+        self._wrote_output, self._listed = True, None
         if reparsed:  # only new views can leave old ones unused
             self._views.prune({record[2] for record in records.values()})
         self._views.close()
@@ -934,8 +937,8 @@ class Builder:
         files: a file deleted, added or renamed in a folder changes its time.
         Only folders whose time changed, or was too recent to trust, are listed.
         """
-        if self._outputs_seen is not None:
-            return self._outputs_seen >= state.outputs.keys()
+        if self._wrote_output:
+            return True
         if not state.folders:  # a state without folder times
             return self._on_disk() >= state.outputs.keys()
         output, outputs = os.fspath(self.config.output_dir), state.outputs
@@ -952,11 +955,13 @@ class Builder:
                 return False  # the folder is gone
         return True
 
-    def _on_disk(self) -> set[str]:
+    def _on_disk(self) -> AbstractSet[str]:
         """The output folder's files: as this Builder left them (`qipu serve`), else listed once per build."""
-        if self._outputs_seen is None:
-            self._outputs_seen = _existing(self.config.output_dir)
-        return self._outputs_seen
+        if self._wrote_output and self._state is not None:
+            return self._state.outputs.keys()
+        if self._listed is None:
+            self._listed = _existing(self.config.output_dir)
+        return self._listed
 
     def _settings(self, found: _Found) -> str:
         """One digest of everything the site is made from besides the records."""
