@@ -441,6 +441,20 @@ def _store_views(_: object = None) -> None:
         _UNSTORED.clear()
 
 
+def _store_some_views() -> bool:
+    """A worker's idle work: store some of the views it made; True while some are left.
+
+    Storing waits for moments the worker has no task: the parent indexing
+    the archive or keying the pages (a second of a cold build), the last
+    batches of a stage. It then costs the build nothing; what is left when
+    the pages are written is stored before the workers end (_end_workers).
+    """
+    some = _UNSTORED[-128:]  # a few milliseconds: a task arriving meanwhile waits no longer
+    del _UNSTORED[-128:]
+    _views_here().put_many(some, shard=workers.index or 0)
+    return bool(_UNSTORED)
+
+
 def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
     """Decode, parse and replay one record, then prepare its game page's heavy parts.
 
@@ -460,8 +474,8 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
         # memory of the live strings, for 30 µs to unpickle at rendering.
         view = workers.kept[key] = pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL)
         _UNSTORED.append((key, view))
-        if len(_UNSTORED) >= 256:
-            _store_views()
+        if workers.index is not None and _store_some_views not in workers.idle:
+            workers.idle.append(_store_some_views)
     return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL), viewed, workers.index
 
 
@@ -728,7 +742,6 @@ class Builder:
             # Kept until the game pages are written: the workers hold the views.
             team = self._workers = workers.Workers(self.jobs)
             team.map(_process_task, tasks, chunk=_chunk(len(tasks), self.jobs), arrived=arrived)
-            team.map(_store_views, [None] * len(team), chunk=1, home=lambda i: i)  # the last few of each
         else:
             for task in tasks:  # views kept in this process
                 arrived(_process_task(task))
@@ -754,11 +767,19 @@ class Builder:
         homes = self._homes
         return team.map(_render_game_task, todo, chunk=_chunk(len(todo), self.jobs), home=lambda i: homes.get(todo[i][0].key))
 
-    def _end_workers(self) -> None:
-        """The workers and the views they keep end with the build that made them."""
-        if self._workers is not None:
-            self._workers.close()
-            self._workers = None
+    def _end_workers(self, store: bool = False) -> None:
+        """The workers and the views they keep end with the build that made them.
+
+        ``store``: each first stores the views it made and has not stored
+        yet (see _store_some_views), once the game pages are written.
+        """
+        team, self._workers = self._workers, None
+        if team is not None:
+            try:
+                if store:
+                    team.map(_store_views, [None] * len(team), chunk=1, home=lambda i: i)
+            finally:
+                team.close()
         self._homes = {}
         workers.kept.clear()
         _UNSTORED.clear()
@@ -775,9 +796,11 @@ class Builder:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return self._build(changed)
+            report = self._build(changed)
+            self._end_workers(store=True)  # if the pages did not end them: --strict stopped first
+            return report
         finally:
-            self._end_workers()  # also when --strict stops before the pages, or a task fails
+            self._end_workers()  # when a task failed
             if enabled:
                 gc.enable()
 
@@ -1069,7 +1092,7 @@ class Builder:
             for rel in copied:
                 path = urls.record_file(rel)
                 results[path] = (results[path][0], True)
-        self._end_workers()
+        self._end_workers(store=True)
         timings["game pages"] = time.perf_counter() - started
         started = time.perf_counter()
 

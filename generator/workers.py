@@ -16,8 +16,10 @@ parent with the worker's traceback.
 
 from __future__ import annotations
 
+import threading
 import traceback
 from collections import deque
+from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 if TYPE_CHECKING:
@@ -29,6 +31,12 @@ if TYPE_CHECKING:
 # In a worker: its number, and what it keeps between two calls of map().
 index: int | None = None
 kept: dict[str, Any] = {}
+# In a worker: work that can wait for a moment with no task to do (the
+# parent indexing the archive, say). Each call does a little of it and says
+# whether some is left; a task that arrives meanwhile goes first.
+idle: list[Callable[[], bool]] = []
+
+AHEAD = 2  # batches sent to a worker before it returns the first
 
 
 class WorkerError(RuntimeError):
@@ -78,6 +86,13 @@ class Workers:
         only as far as its own tasks go. ``arrived(result)``, called in the
         parent as each result comes in, stands in for it in the list: large
         results can be stored away at once instead of all held until the end.
+
+        Each worker has a second batch waiting while it works on one: with a
+        single batch it idled for every round trip through the parent, a
+        quarter of a second per worker over ten thousand pages. A thread
+        sends the batches, so the parent always takes in results: were it
+        to block sending to a worker that blocks sending its results (pipes
+        hold a few kilobytes on some systems), both would wait forever.
         """
         own: list[deque[int]] = [deque() for _ in self._conns]
         anyone: deque[int] = deque()
@@ -87,31 +102,51 @@ class Workers:
         from multiprocessing.connection import wait
 
         results: list[Any] = [None] * len(tasks)
-        busy: dict[int, list[int]] = {}
+        sent: list[deque[list[int]]] = [deque() for _ in self._conns]  # batches each worker has, in order
+        outbox: SimpleQueue[tuple[int, Any] | None] = SimpleQueue()
+        sender = threading.Thread(target=self._send, args=(outbox,), name="qipu-workers-send", daemon=True)
+        sender.start()
 
         def feed(worker: int) -> None:
             queue = own[worker] if own[worker] else anyone
             batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
             if batch:
-                self._conns[worker].send((fn, [tasks[i] for i in batch]))
-                busy[worker] = batch
+                outbox.put((worker, (fn, [tasks[i] for i in batch])))
+                sent[worker].append(batch)
 
-        for worker in range(len(self._conns)):
-            feed(worker)
-        while busy:
-            for conn in wait([self._conns[w] for w in busy]):
-                worker = self._conns.index(conn)  # type: ignore[arg-type]
-                try:
-                    ok, payload = conn.recv()  # type: ignore[union-attr]
-                except EOFError:
-                    raise WorkerError(f"worker {worker} ended unexpectedly") from None
-                if not ok:
-                    raise WorkerError(payload)
-                done = busy.pop(worker)
-                feed(worker)  # first: the worker computes while the parent takes in the results
-                for i, result in zip(done, payload):
-                    results[i] = result if arrived is None else arrived(result)
+        try:
+            for _ in range(AHEAD):
+                for worker in range(len(self._conns)):
+                    feed(worker)
+            while any(sent):
+                for conn in wait([self._conns[w] for w in range(len(sent)) if sent[w]]):
+                    worker = self._conns.index(conn)  # type: ignore[arg-type]
+                    try:
+                        ok, payload = conn.recv()  # type: ignore[union-attr]
+                    except EOFError:
+                        raise WorkerError(f"worker {worker} ended unexpectedly") from None
+                    if not ok:
+                        raise WorkerError(payload)
+                    done = sent[worker].popleft()
+                    feed(worker)  # first: the worker computes while the parent takes in the results
+                    for i, result in zip(done, payload):
+                        results[i] = result if arrived is None else arrived(result)
+        finally:
+            outbox.put(None)
+            sender.join()
         return results
+
+    def _send(self, outbox: SimpleQueue[tuple[int, Any] | None]) -> None:
+        """Send each batch put in ``outbox`` to its worker, until None comes."""
+        broken: set[int] = set()
+        while (item := outbox.get()) is not None:
+            worker, message = item
+            if worker in broken:
+                continue
+            try:
+                self._conns[worker].send(message)
+            except OSError:  # the worker is gone: map() finds its pipe closed and says so
+                broken.add(worker)
 
     def close(self) -> None:
         for conn in self._conns:
@@ -132,7 +167,16 @@ def _serve(conn: Connection, number: int) -> None:
     global index
     index = number
     kept.clear()  # forked: whatever the parent kept is not this worker's
+    idle.clear()
+    failed = None  # a traceback from idle work, reported with the next batch
     while True:
+        while idle and failed is None and not conn.poll():
+            try:
+                if not idle[0]():
+                    idle.pop(0)
+            except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+                idle.pop(0)
+                failed = traceback.format_exc()
         try:
             message = conn.recv()
         except EOFError:
@@ -140,6 +184,10 @@ def _serve(conn: Connection, number: int) -> None:
         if message is None:
             return
         fn, batch = message
+        if failed is not None:
+            conn.send((False, failed))
+            failed = None
+            continue
         try:
             conn.send((True, [fn(task) for task in batch]))
         except BaseException:  # noqa: BLE001 - reported to the parent, which raises it

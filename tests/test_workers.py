@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,53 @@ def test_what_a_worker_keeps_stays_there_between_two_maps() -> None:
 def test_a_failing_task_raises_in_the_parent_with_the_workers_traceback() -> None:
     with workers.Workers(2) as team, pytest.raises(workers.WorkerError, match="task three is broken"):
         team.map(fail, list(range(8)), chunk=1)
+
+
+def echo_large(task: bytes) -> bytes:
+    return task * 2
+
+
+def test_large_batches_both_ways_do_not_block_each_other() -> None:
+    # Two batches of a megabyte wait for each worker while it sends back two
+    # megabytes: far more than a pipe holds, in both directions at once.
+    tasks = [bytes([i]) * 1_000_000 for i in range(8)]
+    with workers.Workers(2) as team:
+        assert team.map(echo_large, tasks, chunk=1) == [t * 2 for t in tasks]
+
+
+def queue_idle_work(task: int) -> int:
+    """Leave idle work that records, each time it runs, how many tasks had arrived."""
+    workers.kept.setdefault("ran", [])
+    workers.kept["tasks"] = workers.kept.get("tasks", 0) + 1
+
+    def step() -> bool:
+        workers.kept["ran"].append(workers.kept["tasks"])
+        return len(workers.kept["ran"]) < 3
+
+    workers.idle.append(step)
+    return task
+
+
+def idle_report(_: object) -> list[int]:
+    return workers.kept.get("ran", [])
+
+
+def broken_idle_work(_: object) -> None:
+    def step() -> bool:
+        raise OSError("disk full while storing")
+
+    workers.idle.append(step)
+
+
+def test_idle_work_runs_between_tasks_and_its_failure_is_reported() -> None:
+    with workers.Workers(1) as team:
+        team.map(queue_idle_work, [1], chunk=1)
+        time.sleep(0.5)  # nothing for the worker to do: time for three steps of microseconds
+        assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]
+        team.map(broken_idle_work, [None], chunk=1)
+        with pytest.raises(workers.WorkerError, match="disk full while storing"):
+            team.map(idle_report, [None], chunk=1)
+        assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]  # and it goes on serving
 
 
 @pytest.fixture(scope="module")
