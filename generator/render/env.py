@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from generator.render import rows
 from generator.render.viewer import json_for_script
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -43,6 +44,9 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
     env.filters["num"] = format_number
     env.globals["nav"] = _nav_renderer(env)
     env.globals["viewer_controls"] = _controls_renderer(env)
+    env.globals["game_rows"] = rows.game_rows
+    env.globals["team_game_rows"] = rows.team_game_rows
+    env.globals["cross_games"] = rows.cross_games
     return env
 
 
