@@ -23,6 +23,7 @@ import functools
 import gc
 import hashlib
 import io
+import itertools
 import json
 import os
 import pickle
@@ -30,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator
 
 from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
@@ -755,17 +756,30 @@ class Builder:
         with _pool(self.jobs) as pool:
             return list(pool.map(fn, tasks, chunksize=_chunk(len(tasks), self.jobs)))
 
-    def _render_games(self, todo: list[tuple[pages.GameJob, tuple[str, ...]]], setup: dict[str, Any]) -> list:
-        """Render game pages: each in the worker that keeps its view, if any; else where there is room."""
+    def _render_games(
+        self, todo: Iterable[tuple[pages.GameJob, tuple[str, ...]]], setup: dict[str, Any], expected: int
+    ) -> list:
+        """Render game pages: each in the worker that keeps its view, if any; else where there is room.
+
+        ``todo`` may be a generator still keying later pages while the first
+        are rendered; ``expected``: about how many it gives, at most.
+        """
         _WORKER.update(setup, env=self._template_env())
-        if len(todo) < POOL_THRESHOLD or self.jobs == 1:
-            return [_render_game_task(task) for task in todo]
+        pending = iter(todo)
+        first = list(itertools.islice(pending, POOL_THRESHOLD))
+        if len(first) < POOL_THRESHOLD or self.jobs == 1:
+            return [_render_game_task(task) for task in itertools.chain(first, pending)]
         if self._workers is None:  # views all from the cache (a theme edit, say): fork now
             self._workers = workers.Workers(self.jobs)
         team = self._workers
-        team.map(_set_up, [setup] * len(team), chunk=1, home=lambda i: i)
+        team.each(_set_up, setup)
         homes = self._homes
-        return team.map(_render_game_task, todo, chunk=_chunk(len(todo), self.jobs), home=lambda i: homes.get(todo[i][0].key))
+        return team.map(
+            _render_game_task,
+            itertools.chain(first, pending),
+            chunk=_chunk(expected, self.jobs),
+            home=lambda task: homes.get(task[0].key),
+        )
 
     def _end_workers(self, store: bool = False) -> None:
         """The workers and the views they keep end with the build that made them.
@@ -777,7 +791,7 @@ class Builder:
         if team is not None:
             try:
                 if store:
-                    team.map(_store_views, [None] * len(team), chunk=1, home=lambda i: i)
+                    team.each(_store_views)
             finally:
                 team.close()
         self._homes = {}
@@ -933,7 +947,7 @@ class Builder:
             job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
             todo.append((job, (rel,)))
-        written = self._render_games(todo, self._render_setup(pickle.loads(state.site)))
+        written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo))
         content = self.config.content_dir
         copied = sum(copy_if_changed(content / rel, output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
         fresh.outputs = outputs
@@ -1067,31 +1081,41 @@ class Builder:
 
         timings["site setup"] = time.perf_counter() - setup_started
         started = time.perf_counter()
-        todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
         game_fp: dict[str, str] = {}  # source -> digest of what the other pages show of its game
-        parts = self._event_parts(archive)
+        parts: dict[str, _EventPart] = {}
+        memo: dict[str, tuple[tuple, _EventPart]] = {}
         previous = state.outputs
-        for part in parts.values():
-            for job in part.jobs:
-                game_fp[job.source] = listed = part.listed[job.source]
-                key = _page_key(site_key, listed, job)
-                results[job.url] = (key, False)
-                page_stale = previous.get(job.url) != key or job.url not in existing
-                copies: list[str] = []
-                for rel in (job.source, *job.duplicates):
-                    path, sha = urls.record_file(rel), by_source[rel].sha256
-                    results[path] = (sha, False)
-                    if previous.get(path) != sha or path not in existing:
-                        copies.append(rel)
-                if page_stale or copies:
-                    todo.append((job, tuple(copies)))
-        if todo:
+
+        def stale_games() -> Iterator[tuple[pages.GameJob, tuple[str, ...]]]:
+            """Each game page to render (and the record files it publishes), event by event.
+
+            A generator: the workers render the first event's pages while
+            the next event's are keyed.
+            """
+            for ev in archive.events:
+                part = parts[ev.key] = self._event_part(ev, archive, memo)
+                for job in part.jobs:
+                    game_fp[job.source] = listed = part.listed[job.source]
+                    key = _page_key(site_key, listed, job)
+                    results[job.url] = (key, False)
+                    page_stale = previous.get(job.url) != key or job.url not in existing
+                    copies: list[str] = []
+                    for rel in (job.source, *job.duplicates):
+                        path, sha = urls.record_file(rel), by_source[rel].sha256
+                        results[path] = (sha, False)
+                        if previous.get(path) != sha or path not in existing:
+                            copies.append(rel)
+                    if page_stale or copies:
+                        yield job, tuple(copies)
+
+        if archive.games:
             env.get_template("game.html")  # compiled once, here, into the cache the workers read
-        for url, written, copied in self._render_games(todo, self._render_setup(site)):
+        for url, written, copied in self._render_games(stale_games(), self._render_setup(site), len(archive.games)):
             results[url] = (results[url][0], written)
             for rel in copied:
                 path = urls.record_file(rel)
                 results[path] = (results[path][0], True)
+        self._parts = memo  # every event's, now that the generator has run to its end
         self._end_workers(store=True)
         timings["game pages"] = time.perf_counter() - started
         started = time.perf_counter()
@@ -1198,25 +1222,23 @@ class Builder:
 
         return [compare(read(a), read(b)) for a, b in pairs]
 
-    def _event_parts(self, archive: Archive) -> dict[str, _EventPart]:
-        """Game jobs, their digests and data lines per event, kept while an event is unchanged."""
-        parts: dict[str, _EventPart] = {}
-        memo: dict[str, tuple[tuple, _EventPart]] = {}
-        for ev in archive.events:
-            names = sorted({t for e in ev.games for t in (e.first, e.second) if t})
-            # The Indexer hands back the same Event object while its games are unchanged.
-            signature = (ev, [(t, archive.teams[t].url) for t in names if t in archive.teams])
-            known = self._parts.get(ev.key)
-            if known is not None and known[0][0] is ev and known[0] == signature:
-                part = known[1]
-            else:
-                jobs = self._game_jobs(ev, archive)
-                listed = {job.source: _listed(job, entry.summary) for job, entry in zip(jobs, ev.games)}
-                part = _EventPart(jobs, listed, _digest(list(listed.values())), games_jsonl(ev.games))
-            memo[ev.key] = (signature, part)
-            parts[ev.key] = part
-        self._parts = memo
-        return parts
+    def _event_part(self, ev: Event, archive: Archive, memo: dict[str, tuple[tuple, _EventPart]]) -> _EventPart:
+        """An event's game jobs, their digests and data lines, kept while the event is unchanged.
+
+        Left in ``memo`` for the next build of this Builder (``qipu serve``).
+        """
+        names = sorted({t for e in ev.games for t in (e.first, e.second) if t})
+        # The Indexer hands back the same Event object while its games are unchanged.
+        signature = (ev, [(t, archive.teams[t].url) for t in names if t in archive.teams])
+        known = self._parts.get(ev.key)
+        if known is not None and known[0][0] is ev and known[0] == signature:
+            part = known[1]
+        else:
+            jobs = self._game_jobs(ev, archive)
+            listed = {job.source: _listed(job, entry.summary) for job, entry in zip(jobs, ev.games)}
+            part = _EventPart(jobs, listed, _digest(list(listed.values())), games_jsonl(ev.games))
+        memo[ev.key] = (signature, part)
+        return part
 
     def _game_jobs(self, ev: Event, archive: Archive) -> list[pages.GameJob]:
         teams = archive.teams

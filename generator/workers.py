@@ -20,7 +20,7 @@ import threading
 import traceback
 from collections import deque
 from queue import SimpleQueue
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -37,6 +37,7 @@ kept: dict[str, Any] = {}
 idle: list[Callable[[], bool]] = []
 
 AHEAD = 2  # batches sent to a worker before it returns the first
+_END = object()
 
 
 class WorkerError(RuntimeError):
@@ -72,20 +73,23 @@ class Workers:
     def map(
         self,
         fn: Callable[[Any], Any],
-        tasks: Sequence[Any],
+        tasks: Iterable[Any],
         *,
         chunk: int,
-        home: Callable[[int], int | None] | None = None,
+        home: Callable[[Any], int | None] | None = None,
         arrived: Callable[[Any], Any] | None = None,
     ) -> list[Any]:
         """``fn(task)`` for every task, in the workers; the results in the order of ``tasks``.
 
-        ``home(i)`` names the worker that must run task ``i`` (the one holding
-        what it needs), or None for any. A worker that runs out of its own
-        tasks takes tasks anyone may run, so the slower worker sets the pace
-        only as far as its own tasks go. ``arrived(result)``, called in the
-        parent as each result comes in, stands in for it in the list: large
-        results can be stored away at once instead of all held until the end.
+        ``tasks`` are taken as the workers need them: a generator may still
+        be working out the later ones (the pages of the next event) while
+        the workers run the first. ``home(task)`` names the worker that must
+        run a task (the one holding what it needs), or None for any. A
+        worker that runs out of its own tasks takes tasks anyone may run, so
+        the slower worker sets the pace only as far as its own tasks go.
+        ``arrived(result)``, called in the parent as each result comes in,
+        stands in for it in the list: large results can be stored away at
+        once instead of all held until the end.
 
         Each worker has a second batch waiting while it works on one: with a
         single batch it idled for every round trip through the parent, a
@@ -94,24 +98,35 @@ class Workers:
         to block sending to a worker that blocks sending its results (pipes
         hold a few kilobytes on some systems), both would wait forever.
         """
-        own: list[deque[int]] = [deque() for _ in self._conns]
-        anyone: deque[int] = deque()
-        for i in range(len(tasks)):
-            where = home(i) if home is not None else None
-            (own[where] if where is not None and 0 <= where < len(own) else anyone).append(i)
         from multiprocessing.connection import wait
 
-        results: list[Any] = [None] * len(tasks)
+        source = iter(tasks)
+        taken: list[Any] = []  # the tasks taken from source so far, by number
+        results: list[Any] = []
+        own: list[deque[int]] = [deque() for _ in self._conns]
+        anyone: deque[int] = deque()
         sent: list[deque[list[int]]] = [deque() for _ in self._conns]  # batches each worker has, in order
         outbox: SimpleQueue[tuple[int, Any] | None] = SimpleQueue()
         sender = threading.Thread(target=self._send, args=(outbox,), name="qipu-workers-send", daemon=True)
         sender.start()
 
+        def take(worker: int) -> None:
+            """Take tasks from source until this worker has a batch's worth, or none are left."""
+            while len(own[worker]) < chunk and len(anyone) < chunk:
+                task = next(source, _END)
+                if task is _END:
+                    return
+                where = home(task) if home is not None else None
+                (own[where] if where is not None and 0 <= where < len(own) else anyone).append(len(taken))
+                taken.append(task)
+                results.append(None)
+
         def feed(worker: int) -> None:
+            take(worker)
             queue = own[worker] if own[worker] else anyone
             batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
             if batch:
-                outbox.put((worker, (fn, [tasks[i] for i in batch])))
+                outbox.put((worker, (fn, [taken[i] for i in batch])))
                 sent[worker].append(batch)
 
         try:
@@ -121,20 +136,36 @@ class Workers:
             while any(sent):
                 for conn in wait([self._conns[w] for w in range(len(sent)) if sent[w]]):
                     worker = self._conns.index(conn)  # type: ignore[arg-type]
-                    try:
-                        ok, payload = conn.recv()  # type: ignore[union-attr]
-                    except EOFError:
-                        raise WorkerError(f"worker {worker} ended unexpectedly") from None
+                    done = sent[worker].popleft()
+                    ok, payload = self._receive(worker)
                     if not ok:
                         raise WorkerError(payload)
-                    done = sent[worker].popleft()
                     feed(worker)  # first: the worker computes while the parent takes in the results
                     for i, result in zip(done, payload):
                         results[i] = result if arrived is None else arrived(result)
+                        taken[i] = None  # sent and done: not kept to the end
         finally:
             outbox.put(None)
             sender.join()
         return results
+
+    def each(self, fn: Callable[[Any], Any], arg: Any = None) -> list[Any]:
+        """``fn(arg)`` once in every worker (to set it up, say); the results by worker."""
+        for conn in self._conns:
+            conn.send((fn, [arg]))  # small and answered at once: no need for the sender thread
+        found = []
+        for worker in range(len(self._conns)):
+            ok, payload = self._receive(worker)
+            if not ok:
+                raise WorkerError(payload)
+            found.append(payload[0])
+        return found
+
+    def _receive(self, worker: int) -> tuple[bool, Any]:
+        try:
+            return self._conns[worker].recv()
+        except EOFError:
+            raise WorkerError(f"worker {worker} ended unexpectedly") from None
 
     def _send(self, outbox: SimpleQueue[tuple[int, Any] | None]) -> None:
         """Send each batch put in ``outbox`` to its worker, until None comes."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ def fail(task: int) -> int:
 
 def test_results_come_back_in_order_and_routed_tasks_run_at_home() -> None:
     with workers.Workers(2) as team:
-        done = team.map(where, list(range(40)), chunk=3, home=lambda i: i % 2 if i < 20 else None)
+        done = team.map(where, iter(range(40)), chunk=3, home=lambda task: task % 2 if task < 20 else None)
     assert [task for task, _, _ in done] == list(range(40))
     assert all(worker == i % 2 for i, (_, worker, _) in enumerate(done[:20]))
     assert {pid for _, _, pid in done} - {os.getpid()} == {pid for _, _, pid in done}  # never in the parent
@@ -51,7 +52,7 @@ def test_what_a_worker_keeps_stays_there_between_two_maps() -> None:
     with workers.Workers(2) as team:
         homes = team.map(remember, names, chunk=4)
         assert sorted(set(homes)) == [0, 1]  # both took a share
-        found = team.map(recall, names, chunk=4, home=lambda i: homes[i])
+        found = team.map(recall, names, chunk=4, home=lambda task: homes[names.index(task)])
     assert found == [f"made by {home}" for home in homes]
     assert workers.kept == {}  # the parent kept nothing
 
@@ -71,6 +72,27 @@ def test_large_batches_both_ways_do_not_block_each_other() -> None:
     tasks = [bytes([i]) * 1_000_000 for i in range(8)]
     with workers.Workers(2) as team:
         assert team.map(echo_large, tasks, chunk=1) == [t * 2 for t in tasks]
+
+
+def touch(path: str) -> str:
+    Path(path).write_text("done", encoding="utf-8")
+    return path
+
+
+def test_workers_start_on_the_first_tasks_while_later_ones_are_being_made(tmp_path: Path) -> None:
+    # The build keys one event's pages while the workers render the last's.
+    first = [str(tmp_path / f"first{i}") for i in range(4)]
+
+    def tasks() -> Iterator[str]:
+        yield from first
+        deadline = time.monotonic() + 20
+        while not Path(first[0]).exists():  # never, if map() waited for every task first
+            assert time.monotonic() < deadline, "no task ran before the last was made"
+            time.sleep(0.01)
+        yield str(tmp_path / "later")
+
+    with workers.Workers(2) as team:
+        assert team.map(touch, tasks(), chunk=1) == [*first, str(tmp_path / "later")]
 
 
 def queue_idle_work(task: int) -> int:
@@ -103,6 +125,7 @@ def test_idle_work_runs_between_tasks_and_its_failure_is_reported() -> None:
         time.sleep(0.5)  # nothing for the worker to do: time for three steps of microseconds
         assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]
         team.map(broken_idle_work, [None], chunk=1)
+        time.sleep(0.5)  # time for the worker to start on it
         with pytest.raises(workers.WorkerError, match="disk full while storing"):
             team.map(idle_report, [None], chunk=1)
         assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]  # and it goes on serving
