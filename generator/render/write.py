@@ -85,23 +85,23 @@ def copy_if_changed(source: str | os.PathLike[str], path: str | os.PathLike[str]
         st = os.stat(target)
     except FileNotFoundError:
         st = None
-    if st is not None and os.path.samestat(st, src_st):
-        return False
-    data = _read(src)
-    if st is not None and st.st_size == len(data) and _read(target) == data:
-        return False
+    if st is not None:
+        if os.path.samestat(st, src_st):
+            return False
+        if st.st_size == src_st.st_size and _read(target) == _read(src):
+            return False
     folder, name = os.path.split(target)
     if made is None or folder not in made:
         os.makedirs(folder, exist_ok=True)
         if made is not None:
             made.add(folder)
     if src_st.st_mode & 0o044 != 0o044:  # a private file: the site's copy must be readable by all
-        return write_if_changed(target, data, made)
+        return write_if_changed(target, _read(src), made)
     tmp = target if st is None else os.path.join(folder, f".{name}.{os.getpid()}.qipu-tmp")
     try:
         os.link(src, tmp)
     except OSError:  # another file system, no permission, no links (FAT): copy the bytes
-        return write_if_changed(target, data, made)
+        return write_if_changed(target, _read(src), made)
     if tmp != target:
         os.replace(tmp, target)
     return True
