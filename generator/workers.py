@@ -19,14 +19,14 @@ from __future__ import annotations
 import threading
 import traceback
 from collections import deque
-from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+    from queue import SimpleQueue
 
-# multiprocessing is imported where workers start: a rebuild that needs none
-# (one record edited) spares its import, a twentieth of that rebuild.
+# multiprocessing (and queue) are imported where workers start: a rebuild that
+# needs none (one record edited) spares their import, a twentieth of that rebuild.
 
 # In a worker: its number, and what it keeps between two calls of map().
 index: int | None = None
@@ -99,6 +99,7 @@ class Workers:
         hold a few kilobytes on some systems), both would wait forever.
         """
         from multiprocessing.connection import wait
+        from queue import SimpleQueue
 
         source = iter(tasks)
         taken: list[Any] = []  # the tasks taken from source so far, by number
