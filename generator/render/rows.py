@@ -11,12 +11,11 @@ names, dates and words recur row after row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from markupsafe import Markup, escape
-
 
 # The characters escape() replaces: most values have none.
 _SPECIAL = re.compile("[&<>\"']")
