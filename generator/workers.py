@@ -9,6 +9,9 @@ spare memory: a sixth of a cold build's time. These workers are forked once
 per build and keep the views they made in their own memory (``kept``, pickled); the
 render stage sends each page to the worker that holds its view.
 
+A worker can also be left work that may wait (``idle``): it runs while no
+task is waiting, which in a build is while the parent indexes the archive.
+
 Functions and arguments cross the pipes pickled: functions by name, so they
 must live at module level. An exception in a worker is raised again in the
 parent with the worker's traceback.
