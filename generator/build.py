@@ -423,7 +423,7 @@ _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, 
 # workers forked earlier (_set_up).
 _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[str] = set()
-_UNSTORED: list[tuple[str, bytes]] = []  # views made here, stored a few hundred at a time (_store_views)
+_UNSTORED: list[tuple[str, bytes]] = []  # views made here and not stored yet (_store_views)
 
 
 def _views_here() -> ViewStore:
@@ -435,11 +435,17 @@ def _views_here() -> ViewStore:
     return store
 
 
-def _store_views(_: object = None) -> None:
-    """Store the views made here since the last call, in this worker's file of the cache."""
-    if _UNSTORED:
-        _views_here().put_many(_UNSTORED, shard=workers.index or 0)
-        _UNSTORED.clear()
+def _store_views(most: int | None = None) -> bool:
+    """Store views made here and not stored yet, in this process's file of the cache.
+
+    ``most``: at most that many (None: all). True while some are left.
+    """
+    start = 0 if most is None else max(0, len(_UNSTORED) - most)
+    some = _UNSTORED[start:]
+    del _UNSTORED[start:]
+    if some:
+        _views_here().put_many(some, shard=workers.index or 0)
+    return bool(_UNSTORED)
 
 
 def _store_some_views() -> bool:
@@ -449,11 +455,9 @@ def _store_some_views() -> bool:
     the archive or keying the pages (a second of a cold build), the last
     batches of a stage. It then costs the build nothing; what is left when
     the pages are written is stored before the workers end (_end_workers).
+    A few milliseconds a call: a task arriving meanwhile waits no longer.
     """
-    some = _UNSTORED[-128:]  # a few milliseconds: a task arriving meanwhile waits no longer
-    del _UNSTORED[-128:]
-    _views_here().put_many(some, shard=workers.index or 0)
-    return bool(_UNSTORED)
+    return _store_views(128)
 
 
 def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
