@@ -48,8 +48,6 @@ from generator.render.write import copy_if_changed, remove_stale, write_if_chang
 # Imported where first needed: a quick rebuild (Builder._quick) uses none of
 # these, and Python's start-up and imports are most of its time.
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from generator.archive.compare import Comparison
     from generator.archive.index import Archive, Event, GameEntry, Indexer
 
@@ -514,14 +512,6 @@ def _set_up(setup: dict[str, Any]) -> None:
     _WORKER.update(setup, env=make_env(cache=setup["templates"]))
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork: workers inherit the parent's imports and the _WORKER globals at no cost.
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
-
-
 class Builder:
     """Builds the site of one configuration; call :meth:`build` as often as needed."""
 
@@ -755,10 +745,11 @@ class Builder:
         return fresh, summaries, [task[0] for task in tasks]
 
     def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
+        """``fn`` over ``tasks``, in workers forked now (they inherit what the parent set up) when many."""
         if len(tasks) < threshold or self.jobs == 1:
             return [fn(task) for task in tasks]
-        with _pool(self.jobs) as pool:
-            return list(pool.map(fn, tasks, chunksize=_chunk(len(tasks), self.jobs)))
+        with workers.Workers(self.jobs) as team:
+            return team.map(fn, tasks, chunk=_chunk(len(tasks), self.jobs))
 
     def _render_games(
         self, todo: Iterable[tuple[pages.GameJob, tuple[str, ...]]], setup: dict[str, Any], expected: int
