@@ -490,8 +490,8 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     if view is None:  # made by an earlier build: from the cache
         view = _views_here().get(job.key)
     view = pickle.loads(view)
-    html = env.get_template("game.html").render(pages.game(job, view, site))
-    written = write_if_changed(f"{output}/{job.url}", html.encode("utf-8"), _MADE_DIRS)
+    page = pages.game_page(env.get_template("game.html"), job, view, site)
+    written = write_if_changed(f"{output}/{job.url}", page, _MADE_DIRS)
     content = _WORKER["content"]
     copied = tuple(
         rel for rel in copies

@@ -209,3 +209,56 @@ def test_a_note_the_page_cannot_say_keeps_its_english_text() -> None:
     ]
     viewer = viewer_context(games.get("C5"), Replay([], plies, [], None), strings=LANGUAGES["zh-CN"], label="x", side_names=("黑方", "白方"))
     assert _notes(viewer) == ["Plain English", "Also English", "H8 是黑方的禁手（三三）：黑方负"]
+
+
+def _game_page_parts(tmp_path: Path):  # -> (view, job, site)
+    """The view and job of one C5 record with a hostile team name, as a build makes them."""
+    import pickle
+
+    from conftest import C5_BLACK_FIVE, c5_record
+
+    from generator.build import Builder
+    from generator.config import load_config
+    from generator.model import Source
+    from generator.pipeline import process, sha256
+    from generator.render.pages import GameJob, game_view
+
+    data = c5_record(EVIL, "乙队", "先手胜", C5_BLACK_FIVE.replace("B(H,8)", "B(H,8)MARK[2]", 1)).encode()
+    config, _ = load_config(content=tmp_path, output=tmp_path / "site")
+    site = Builder(config, cache_dir=tmp_path / "cache")._site_info(None, [])
+    processed = process(Source("ev/a.txt", data, sha256(data)), encoding=None, options={})
+    view = pickle.loads(pickle.dumps(game_view(processed, site)))  # as the cache returns it
+    job = GameJob(
+        url="games/ev/a.html", source="ev/a.txt", key="k", event_name="赛", event_url="events/ev/index.html",
+        first=EVIL, second="乙队", first_url=None, second_url=None, duplicates=(), diagnostics=(),
+    )
+    return view, job, site
+
+
+def test_game_page_has_the_board_moves_and_data_of_its_view(tmp_path: Path) -> None:
+    from generator.render.pages import game_page
+
+    view, job, site = _game_page_parts(tmp_path)
+    page = game_page(make_env(TEMPLATES).get_template("game.html"), job, view, site).decode("utf-8")
+    assert "\x00" not in page  # no marker left behind
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="q-board"') == 1
+    board = page[page.index('class="q-board"') : page.index("</svg>", page.index('class="q-board"'))]
+    assert 'class="q-grid' in board  # the static drawing, put back
+    assert board.count('class="q-stone') == 9
+    assert page.count('<li class="q-move') == 9 and "大好" in page  # MARK 2 of the first move
+    scripts = Scripts()
+    scripts.feed(page)
+    data = json.loads(next(text for attrs, text in scripts.scripts if attrs.get("class") == "q-data"))
+    assert len(data["plies"]) == 9
+    assert EVIL not in page and "&lt;/script&gt;" in page  # the team name is text
+
+
+def test_game_page_follows_a_template_that_shows_a_part_twice_or_not_at_all(tmp_path: Path) -> None:
+    from generator.render.pages import game_page
+
+    view, job, site = _game_page_parts(tmp_path)
+    env = make_env(TEMPLATES)
+    twice = game_page(env.from_string("{{ viewer.moves_html }}<hr>{{ viewer.moves_html }}"), job, view, site).decode()
+    once = twice.split("<hr>")[0]
+    assert twice == f"{once}<hr>{once}" and once.count('<li class="q-move') == 9
+    assert game_page(env.from_string("<p>{{ game.first }}</p>"), job, view, site) == b"<p>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>"

@@ -7,6 +7,7 @@ Links are made relative here (``href``), so templates never compute paths.
 from __future__ import annotations
 
 import functools
+import secrets
 
 from dataclasses import dataclass, field
 from collections import Counter, defaultdict
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from markupsafe import Markup
 
-from generator import __version__, games
+from generator import __version__, boards, games
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import diagnostic_titles, urls
@@ -510,10 +511,10 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         "result_word": result_word(strings, processed.result),
         "plies": processed.plies,
         "moves": len(processed.record.moves) if processed.record else 0,
-        # Only what _viewer.html reads, as finished strings: cheap to cache and to load.
-        # Plain str, not Markup: a Markup pickles through copyreg at three times
-        # the cost; game() marks the HTML parts safe again.
-        "viewer": {key: str(viewer[key]) if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
+        # Only what _viewer.html reads. The finished HTML parts (most of a page)
+        # as UTF-8 bytes, encoded once here: they are pickled, cached, kept and
+        # spliced into the encoded page as they are (see game_page()).
+        "viewer": {key: str(viewer[key]).encode("utf-8") if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
     }
 
 
@@ -541,8 +542,56 @@ def _site_strings(site: SiteInfo) -> tuple[Attrs, dict[str, str]]:
     return _SITE_STRINGS[1]
 
 
+# What stands for each finished HTML part of a view in the page Jinja renders;
+# game_page() puts the part's bytes in its place. Unguessable (a record could
+# hold any fixed text) and never in the output, which stays deterministic.
+_TOKEN = secrets.token_hex(12)
+_MARKERS = {key: f"\x00{_TOKEN}:{key}\x00" for key in _VIEWER_HTML}
+_MARKER_BYTES = {key: marker.encode("ascii") for key, marker in _MARKERS.items()}
+
+
+def game_page(template: Any, job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> bytes:
+    """A game page rendered with ``template`` (game.html), as UTF-8 bytes.
+
+    The view's board, move list and viewer data are three quarters of a
+    page. Jinja renders the rest around markers, and the parts' bytes go
+    where the markers are: they are not copied through the template's
+    output, nor encoded once per page (strings holding a Chinese MARK word
+    are two bytes a character, and encoding them was a tenth of a cold build).
+    A template that leaves a part out, or shows it twice, gets it as often.
+    """
+    page = template.render(game(job, view, site)).encode("utf-8")
+    parts = view["viewer"]
+    for key, marker in _MARKER_BYTES.items():
+        html = parts[key]
+        if key == "svg":
+            html = html.replace(_STATIC_MARK, _static_bytes(view), 1)
+        page = html.join(page.split(marker))
+    return page
+
+
+_STATIC_MARK = boards.STATIC_MARK.encode("ascii")
+
+
+def _static_bytes(view: Mapping[str, Any]) -> bytes:
+    """The static drawing of the view's board (the same on every page of it), encoded."""
+    key = (view["code"], view["variant"])
+    cached = _STATIC.get(key)
+    if cached is None:
+        gtype = games.GAMES[view["code"]]
+        board = gtype.module("board").board_for(gtype, view["variant"])
+        cached = _STATIC[key] = board.static_markup.encode("utf-8")
+    return cached
+
+
+_STATIC: dict[tuple[str, Any], bytes] = {}
+
+
 def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any]:
-    """The whole context of a game page: the cached view plus the index's links."""
+    """The whole context of a game page: the cached view plus the index's links.
+
+    The finished HTML parts of the view are markers here: see :func:`game_page`.
+    """
     page = job.url
     strings = site.strings
     title = f"{job.first or '?'} {strings['vs']} {job.second or '?'}"
@@ -561,12 +610,9 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         download=urls.href(page, urls.record_file(job.source)),
         duplicates=[{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
     )
-    gtype = games.GAMES[view["code"]]
-    board = gtype.module("board").board_for(gtype, view["variant"])
     viewer = dict(view["viewer"])
-    viewer["svg"] = str(viewer["svg"]).replace(board.STATIC_MARK, board.static_markup, 1)
     for key in _VIEWER_HTML:
-        viewer[key] = Markup(viewer[key])
+        viewer[key] = Markup(_MARKERS[key])
     viewer["strings"] = _site_strings(site)[1]
     ctx.update(game=Attrs(info), diagnostics=list(job.diagnostics), viewer=Attrs(viewer))
     return ctx
