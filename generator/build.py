@@ -382,6 +382,7 @@ def summarize(p: Processed, key: str) -> Summary:
     from generator.archive import duplicates
 
     moves = p.moves_text()
+    moves_key, opening = duplicates.game_keys(p.code or "", moves)
     return Summary(
         source=p.source,
         sha256=p.sha256,
@@ -399,8 +400,8 @@ def summarize(p: Processed, key: str) -> Summary:
         result=p.result,
         plies=p.plies,
         moves=len(moves),
-        moves_key=duplicates.moves_key(p.code or "", moves) if moves else "",
-        opening=duplicates.opening_key(p.code or "", moves) if moves else "",
+        moves_key=moves_key,
+        opening=opening,
         spellings=p.spellings(),
         date=p.meta.date,
         time=p.meta.time,
