@@ -116,3 +116,25 @@ def test_crosstable_links_are_the_markup_of_the_template_loop() -> None:
     ]
     assert cross_games(games) == jinja(CROSS_LOOP, games=games)
     assert cross_games([]) == ""
+
+
+class _Html:
+    def __html__(self) -> str:
+        return "<i>safe</i>"
+
+
+# Values as templates write them: plain and hostile strings, numbers, None, Markup, objects with __html__.
+VALUES = ["", "甲队", EVIL, "a & b", "it's", 'say "hi"', 3, -1, 2.5, True, None, jinja2.utils.markupsafe.Markup("<b>ok</b>"), _Html()]
+
+
+def test_the_sites_templates_write_every_value_as_markupsafe_escapes_it() -> None:
+    from markupsafe import escape
+
+    from generator.render.env import make_env
+
+    source = "{% for v in values %}[{{ v }}]{% endfor %}|{% set s %}{{ values[2] }}{% endset %}{{ s }}|{{ values[2]|e }}"
+    ours = make_env().from_string(source).render(values=VALUES)
+    plain = jinja(source, values=VALUES)
+    assert ours == plain
+    assert ours.startswith("".join(f"[{escape(v)}]" for v in VALUES))
+    assert EVIL not in ours

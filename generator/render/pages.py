@@ -514,7 +514,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         # Only what _viewer.html reads. The finished HTML parts (most of a page)
         # as UTF-8 bytes, encoded once here: they are pickled, cached, kept and
         # spliced into the encoded page as they are (see game_page()).
-        "viewer": {key: str(viewer[key]).encode("utf-8") if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
+        "viewer": {key: viewer[key].encode("utf-8") if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
     }
 
 

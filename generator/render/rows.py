@@ -17,8 +17,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-# The characters escape() replaces: most values have none.
-_SPECIAL = re.compile("[&<>\"']")
+# The characters markupsafe.escape replaces: a string without them is its own
+# escape (most values have none).
+SPECIAL = re.compile("[&<>\"']")
 
 
 def _escaper() -> Callable[[Any], str]:
@@ -29,7 +30,7 @@ def _escaper() -> Callable[[Any], str]:
     names and words recur row after row.
     """
     memo: dict[Any, str] = {}
-    special = _SPECIAL.search
+    special = SPECIAL.search
 
     def esc(value: Any) -> str:
         kind = type(value)
