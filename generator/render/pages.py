@@ -542,12 +542,13 @@ def _site_strings(site: SiteInfo) -> tuple[Attrs, dict[str, str]]:
     return _SITE_STRINGS[1]
 
 
-# What stands for each finished HTML part of a view in the page Jinja renders;
-# game_page() puts the part's bytes in its place. Unguessable (a record could
-# hold any fixed text) and never in the output, which stays deterministic.
-_TOKEN = secrets.token_hex(12)
-_MARKERS = {key: f"\x00{_TOKEN}:{key}\x00" for key in _VIEWER_HTML}
-_MARKER_BYTES = {key: marker.encode("ascii") for key, marker in _MARKERS.items()}
+# What stands for each finished HTML part of a view in the page Jinja renders:
+# the prefix, then the part's key and a NUL. game_page() puts the part's bytes
+# in its place. Unguessable (a record could hold any fixed text) and never in
+# the output, which stays deterministic.
+_PREFIX = f"\x00{secrets.token_hex(12)}:"
+_MARKERS = {key: f"{_PREFIX}{key}\x00" for key in _VIEWER_HTML}
+_PREFIX_BYTES = _PREFIX.encode("ascii")
 
 
 def game_page(template: Any, job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> bytes:
@@ -560,14 +561,18 @@ def game_page(template: Any, job: GameJob, view: Mapping[str, Any], site: SiteIn
     are two bytes a character, and encoding them was a tenth of a cold build).
     A template that leaves a part out, or shows it twice, gets it as often.
     """
-    page = template.render(game(job, view, site)).encode("utf-8")
+    pieces = template.render(game(job, view, site)).encode("utf-8").split(_PREFIX_BYTES)
+    if len(pieces) == 1:
+        return pieces[0]
     parts = view["viewer"]
-    for key, marker in _MARKER_BYTES.items():
+    out: list[Any] = [pieces[0]]
+    for piece in pieces[1:]:  # each: the key, NUL, then the page up to the next marker
+        end = piece.index(b"\x00")
+        key = piece[:end].decode("ascii")
         html = parts[key]
-        if key == "svg":
-            html = html.replace(_STATIC_MARK, _static_bytes(view), 1)
-        page = html.join(page.split(marker))
-    return page
+        out.append(html.replace(_STATIC_MARK, _static_bytes(view), 1) if key == "svg" else html)
+        out.append(memoryview(piece)[end + 1 :])  # not copied before the join
+    return b"".join(out)
 
 
 _STATIC_MARK = boards.STATIC_MARK.encode("ascii")
