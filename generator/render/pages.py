@@ -20,7 +20,7 @@ from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import diagnostic_titles, urls
 from generator.render.env import format_number
-from generator.render.viewer import ui_strings, viewer_context
+from generator.render.viewer import HTML_PARTS, ui_strings, viewer_parts
 
 if TYPE_CHECKING:  # the index is not needed to render a game page (a quick rebuild)
     from generator.archive.compare import Comparison
@@ -482,7 +482,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     # The board's static drawing and the UI strings are the same on every page:
     # left out here, put back by game() (the view is cached per record).
     side_names = (gtype.first.name_zh, gtype.second.name_zh) if _zh(site) else (gtype.first.name_en, gtype.second.name_en)
-    viewer = viewer_context(
+    viewer = viewer_parts(
         gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names, entries=False
     )
     return {
@@ -525,7 +525,7 @@ def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mappi
 
 
 _VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
-_VIEWER_HTML = ("svg", "data", "moves_html")  # finished, escaped markup
+_VIEWER_HTML = HTML_PARTS  # finished, escaped markup
 
 _SITE_STRINGS: list[Any] = [None, None]  # the last site, and its strings as _site_strings() gives them
 

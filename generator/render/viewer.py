@@ -344,7 +344,23 @@ def ui_strings(strings: Mapping[str, str]) -> dict[str, str]:
     return {key: english[key] if (value := strings.get(key)) is None else value for key in english}
 
 
-def viewer_context(
+# The parts of the viewer's context that are finished HTML (marked safe for the template).
+HTML_PARTS = ("svg", "data", "moves_html")
+
+
+def viewer_context(game: GameType, replay: Replay, **options: Any) -> dict[str, Any]:
+    """Everything ``templates/_viewer.html`` needs to show one replayed game.
+
+    The options are those of :func:`viewer_parts`, whose finished HTML parts
+    are marked safe here.
+    """
+    context = viewer_parts(game, replay, **options)
+    for key in HTML_PARTS:
+        context[key] = Markup(context[key])
+    return context
+
+
+def viewer_parts(
     game: GameType,
     replay: Replay,
     *,
@@ -354,7 +370,9 @@ def viewer_context(
     side_names: tuple[str, str] | None = None,
     entries: bool = True,
 ) -> dict[str, Any]:
-    """Everything ``templates/_viewer.html`` needs to show one replayed game.
+    """:func:`viewer_context` with the :data:`HTML_PARTS` as plain strings
+    (escaped already), for callers that store or encode them: a Markup
+    would be a copy of each.
 
     ``strings`` are the page's UI strings (keys as in :data:`STRINGS`),
     ``label`` the accessible name of the board, e.g. "A队 vs B队, final position";
@@ -391,11 +409,11 @@ def viewer_context(
     not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
     context = {
         "label": label,
-        "svg": Markup(board.svg(final, label=label, static=static)),
-        "data": Markup(_script_safe(_object_json(data))),
+        "svg": board.svg(final, label=label, static=static),
+        "data": _script_safe(_object_json(data)),
         "count": len(plies),
         "not_replayed": not_replayed,
-        "moves_html": Markup(moves_html(plies, words, not_replayed, ui)),
+        "moves_html": moves_html(plies, words, not_replayed, ui),
         "decision_cells": list(replay.decision.cells) if replay.decision else [],
         "views": views,
         "counters": _counters(counter_keys, final, names, strings),
