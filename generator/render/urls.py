@@ -28,7 +28,7 @@ def slug(text: str) -> str:
     """
     folded = unicodedata.normalize("NFKC", text).lower()
     ascii_part = _DASHES.sub("-", _UNSAFE.sub("-", folded)).strip("-.")
-    lost = any(ord(ch) > 127 for ch in folded) or not ascii_part
+    lost = not folded.isascii() or not ascii_part
     if not ascii_part:
         return f"x-{_digest(text)}"
     if lost:
