@@ -44,7 +44,7 @@ from generator.pipeline import Processed, event_key, group_key, process, sha256
 from generator.render import pages, urls
 from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
 from generator.render.strings import strings as ui_strings
-from generator.render.write import copy_if_changed, remove_stale, write_if_changed
+from generator.render.write import copy_if_changed, read_bytes, remove_stale, write_if_changed
 
 # Imported where first needed: a quick rebuild (Builder._quick) uses none of
 # these, and Python's start-up and imports are most of its time.
@@ -366,11 +366,6 @@ def _folder_times(
     return times
 
 
-def _read(path: str | Path) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 def _digest(*parts: object) -> str:
     h = hashlib.sha256()
     for part in parts:
@@ -468,7 +463,7 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
     """
     rel, path, data, encoding, options, folder, settings = task
     if data is None:  # a record the last build did not know: read here, in parallel
-        data = _read(path)
+        data = read_bytes(path)
     digest = sha256(data)
     key = f"{digest[:40]}{settings[:16]}"
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
@@ -710,7 +705,7 @@ class Builder:
                 continue
             data = None
             if old:  # known before: perhaps only touched, same bytes
-                data = _read(path)
+                data = read_bytes(path)
                 key = f"{sha256(data)[:40]}{settings[:16]}"
                 if old[2] == key and self._views.has(key):
                     fresh[rel] = (st.st_size, st.st_mtime_ns, key)
@@ -1166,7 +1161,7 @@ class Builder:
         # Original records for download, static files, machine-readable data.
         for rel, path, _ in found.records:
             if urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
-                emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: _read(path))
+                emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: read_bytes(path))
         for rel, path in found.assets:
             st = path.stat()
             emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
@@ -1207,7 +1202,7 @@ class Builder:
 
         def read(rel: str) -> Processed:
             if rel not in processed:
-                data = _read(self.config.content_dir / rel)
+                data = read_bytes(self.config.content_dir / rel)
                 event = event_key(rel)
                 processed[rel] = process(
                     Source(rel, data, sha256(data)),

@@ -27,7 +27,7 @@ def write_if_changed(path: str | os.PathLike[str], data: bytes, made: set[str] |
     target = os.fspath(path)
     exists = True
     try:
-        if os.stat(target).st_size == len(data) and _read(target) == data:
+        if os.stat(target).st_size == len(data) and read_bytes(target) == data:
             return False
     except FileNotFoundError:
         exists = False
@@ -88,7 +88,7 @@ def copy_if_changed(source: str | os.PathLike[str], path: str | os.PathLike[str]
     if st is not None:
         if os.path.samestat(st, src_st):
             return False
-        if st.st_size == src_st.st_size and _read(target) == _read(src):
+        if st.st_size == src_st.st_size and read_bytes(target) == read_bytes(src):
             return False
     folder, name = os.path.split(target)
     if made is None or folder not in made:
@@ -96,12 +96,12 @@ def copy_if_changed(source: str | os.PathLike[str], path: str | os.PathLike[str]
         if made is not None:
             made.add(folder)
     if src_st.st_mode & 0o044 != 0o044:  # a private file: the site's copy must be readable by all
-        return write_if_changed(target, _read(src), made)
+        return write_if_changed(target, read_bytes(src), made)
     tmp = target if st is None else os.path.join(folder, f".{name}.{os.getpid()}.qipu-tmp")
     try:
         os.link(src, tmp)
     except OSError:  # another file system, no permission, no links (FAT): copy the bytes
-        return write_if_changed(target, _read(src), made)
+        return write_if_changed(target, read_bytes(src), made)
     if tmp != target:
         os.replace(tmp, target)
     return True
@@ -113,7 +113,8 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _read(path: str) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A file's bytes, with plain ``os`` calls (see :func:`write_if_changed`)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         chunks = []
