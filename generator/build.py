@@ -484,8 +484,13 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     job, copies = task
     env, site, output = _WORKER["env"], _WORKER["site"], _WORKER["output"]
     view = workers.kept.pop(job.key, None)
-    if view is None:  # made by an earlier build: from the cache
-        view = _views_here().get(job.key)
+    if view is None:  # made by an earlier build, or by another worker: from the cache
+        store = _views_here()
+        try:
+            view = store.get(job.key)
+        except KeyError:  # in a file another worker made after this one last looked
+            store.close()
+            view = store.get(job.key)
     view = pickle.loads(view)
     page = pages.game_page(env.get_template("game.html"), job, view, site)
     written = write_if_changed(f"{output}/{job.url}", page, _MADE_DIRS)
@@ -764,6 +769,10 @@ class Builder:
         if self._workers is None:  # views all from the cache (a theme edit, say): fork now
             self._workers = workers.Workers(self.jobs)
         team = self._workers
+        # Every view the workers made goes to the cache first (most already
+        # went while the parent indexed): then a worker whose own pages are
+        # done can take the other's last ones, reading their views from there.
+        team.each(_store_views)
         team.each(_set_up, setup)
         homes = self._homes
         return team.map(
@@ -771,6 +780,7 @@ class Builder:
             itertools.chain(first, pending),
             chunk=_chunk(expected, self.jobs),
             home=lambda task: homes.get(task[0].key),
+            steal=True,
         )
 
     def _end_workers(self, store: bool = False) -> None:

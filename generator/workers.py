@@ -80,6 +80,7 @@ class Workers:
         *,
         chunk: int,
         home: Callable[[Any], int | None] | None = None,
+        steal: bool = False,
         arrived: Callable[[Any], Any] | None = None,
     ) -> list[Any]:
         """``fn(task)`` for every task, in the workers; the results in the order of ``tasks``.
@@ -90,6 +91,9 @@ class Workers:
         run a task (the one holding what it needs), or None for any. A
         worker that runs out of its own tasks takes tasks anyone may run, so
         the slower worker sets the pace only as far as its own tasks go.
+        With ``steal`` a worker that has nothing left to do then takes the
+        last tasks of the longest backlog: what those need is found elsewhere
+        too (game views, once all are in the cache), only at a cost.
         ``arrived(result)``, called in the parent as each result comes in,
         stands in for it in the list: large results can be stored away at
         once instead of all held until the end.
@@ -129,6 +133,11 @@ class Workers:
             take(worker)
             queue = own[worker] if own[worker] else anyone
             batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
+            if not batch and steal:
+                # The end of the work: half of another worker's backlog, from its
+                # end, so that both finish together (it keeps its next tasks).
+                backlog = max(own, key=len)
+                batch = [backlog.pop() for _ in range(min(chunk, len(backlog) // 2))][::-1]
             if batch:
                 outbox.put((worker, (fn, [taken[i] for i in batch])))
                 sent[worker].append(batch)

@@ -47,6 +47,22 @@ def test_results_come_back_in_order_and_routed_tasks_run_at_home() -> None:
     assert len({pid for _, _, pid in done}) == 2
 
 
+def slow_where(task: int) -> tuple[int, int | None]:
+    time.sleep(0.002)
+    return task, workers.index
+
+
+def test_a_worker_out_of_tasks_steals_the_end_of_the_others_backlog_when_allowed() -> None:
+    with workers.Workers(2) as team:
+        kept = team.map(slow_where, range(60), chunk=4, home=lambda task: 0)
+        shared = team.map(slow_where, range(60), chunk=4, home=lambda task: 0, steal=True)
+    assert {worker for _, worker in kept} == {0}  # homes hold without stealing
+    assert [task for task, _ in shared] == list(range(60))  # every task once, in order
+    by_one = [task for task, worker in shared if worker == 1]
+    assert 10 <= len(by_one) <= 40, by_one  # the idle worker took a fair share
+    assert by_one[-1] > 50  # taken from the end of the backlog
+
+
 def test_what_a_worker_keeps_stays_there_between_two_maps() -> None:
     names = [f"view{i}" for i in range(30)]
     with workers.Workers(2) as team:
@@ -154,17 +170,59 @@ def _builder(root: Path, content: Path, jobs: int) -> Builder:
     return Builder(config, jobs=jobs, cache_dir=root / "cache")
 
 
+def _count_cache_reads(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
+    """Each view read back from the cache is noted in ``log``, from whichever process reads it."""
+    read = build_module.ViewStore.get
+
+    def noted(self: object, key: str) -> bytes:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(key + "\n")
+        return read(self, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module.ViewStore, "get", noted)  # inherited by the forked workers
+
+
+def _cache_reads(log: Path) -> int:
+    return len(log.read_text(encoding="utf-8").splitlines()) if log.exists() else 0
+
+
 def test_a_large_build_renders_each_game_where_its_record_was_replayed(
     records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def no_cache(self: object, key: str) -> bytes:
-        raise AssertionError("a cold build read a view back from the cache")
-
-    monkeypatch.setattr(build_module.ViewStore, "get", no_cache)  # inherited by the forked workers
+    log = tmp_path / "reads.txt"
+    _count_cache_reads(monkeypatch, log)
     builder = _builder(tmp_path, records, jobs=2)
     report = builder.build()
     builder.wait()
     assert report.games == build_module.POOL_THRESHOLD + 40 and report.errors == 0
+    # Views come from the worker that made them, except the last pages of the
+    # busier worker, which the other takes (half its backlog at most) and
+    # reads from the cache.
+    assert _cache_reads(log) <= report.games // 2
+    one = tmp_path / "one"
+    builder = _builder(one, records, jobs=1)
+    builder.build()
+    builder.wait()
+    assert _tree(tmp_path / "site") == _tree(one / "site")
+
+
+def test_a_worker_whose_pages_are_done_renders_the_others_from_the_cache(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    render_games = Builder._render_games
+
+    def all_at_worker_0(self: Builder, *args: object) -> list:
+        self._homes = {key: 0 for key in self._homes}  # as if worker 0 had replayed every record
+        return render_games(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Builder, "_render_games", all_at_worker_0)
+    log = tmp_path / "reads.txt"
+    _count_cache_reads(monkeypatch, log)
+    builder = _builder(tmp_path, records, jobs=2)
+    report = builder.build()
+    builder.wait()
+    assert report.errors == 0
+    assert _cache_reads(log) > report.games // 8  # views read by a worker that did not make them
     one = tmp_path / "one"
     builder = _builder(one, records, jobs=1)
     builder.build()
