@@ -531,6 +531,7 @@ class Builder:
         self.cache_dir = cache_dir or (config.root / ".qipu-cache")
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir)
+        self._views_cleared = False  # the last records pass emptied the view cache: nothing in it to prune
         self._workers: workers.Workers | None = None  # forked for one build (generator.workers)
         self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
@@ -717,7 +718,8 @@ class Builder:
                     continue
             stats[rel] = st
             tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
-        if tasks and not fresh:
+        self._views_cleared = bool(tasks) and not fresh
+        if self._views_cleared:
             # Every record is read again (a new Qipu, new rule options for all):
             # no view in the cache will be used, and deleting them row by row
             # reads each one back (seconds, on a slow disk).
@@ -867,7 +869,7 @@ class Builder:
             self._saver.start()
         self._state = fresh
         self._wrote_output, self._listed = True, None
-        if reparsed:  # only new views can leave old ones unused
+        if reparsed and not self._views_cleared:  # only new views can leave old ones unused
             self._views.prune({record[2] for record in records.values()})
         self._views.close()
         report.seconds = time.perf_counter() - started
