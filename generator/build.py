@@ -748,12 +748,38 @@ class Builder:
         self._views.close()  # the workers may have made new files: look again when next asked
         return fresh, summaries, [task[0] for task in tasks]
 
-    def _run(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> list:
-        """``fn`` over ``tasks``, in workers forked now (they inherit what the parent set up) when many."""
+    def _start(self, fn: Callable, tasks: list, threshold: int = POOL_THRESHOLD) -> Callable[[], list]:
+        """``fn`` over ``tasks``; returns what gives the results in order, once asked.
+
+        When many, in workers forked now (they inherit what the parent set
+        up), which work while the parent goes on with its own: a thread
+        hands them the tasks. The fork happens here, in the calling thread
+        (never fork from a second thread: the child would have only that
+        one). When few, in this process when the results are asked for.
+        """
         if len(tasks) < threshold or self.jobs == 1:
-            return [fn(task) for task in tasks]
-        with workers.Workers(self.jobs) as team:
-            return team.map(fn, tasks, chunk=_chunk(len(tasks), self.jobs))
+            return lambda: [fn(task) for task in tasks]
+        team = workers.Workers(self.jobs)
+        outcome: list[tuple[bool, Any]] = []
+
+        def run() -> None:
+            try:
+                outcome.append((True, team.map(fn, tasks, chunk=_chunk(len(tasks), self.jobs))))
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller by results()
+                outcome.append((False, exc))
+
+        thread = threading.Thread(target=run, name="qipu-pages", daemon=True)
+        thread.start()
+
+        def results() -> list:
+            thread.join()
+            team.close()
+            ok, value = outcome[0]
+            if not ok:
+                raise value
+            return value
+
+        return results
 
     def _render_games(
         self, todo: Iterable[tuple[pages.GameJob, tuple[str, ...]]], setup: dict[str, Any], expected: int
@@ -1160,32 +1186,34 @@ class Builder:
         for rel, title, url, html in md_sources:
             render(url, "page.html", (title, html), lambda title=title, url=url, html=html: pages.markdown(title, html, url, site))
 
-        # Event and team pages list hundreds of games each: in the pool when many.
+        # Event and team pages list hundreds of games each: in workers when
+        # many, while this process writes the rest of the site.
         _WORKER["pages"] = later
         for template in sorted({template for _, template, _ in later}):
             env.get_template(template)
+        rendered = self._start(_render_page_task, list(range(len(later))), threshold=16)
         try:
-            for path, written in self._run(_render_page_task, list(range(len(later))), threshold=16):
-                results[path] = (results[path][0], written)
+            # Original records for download, static files, machine-readable data.
+            for rel, path, _ in found.records:
+                if urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
+                    emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: read_bytes(path))
+            for rel, path in found.assets:
+                st = path.stat()
+                emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
+            for path in sorted(STATIC_DIR.rglob("*")):
+                if path.is_file():
+                    rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
+                    emit(rel, _digest(theme, rel), path.read_bytes)
+            emit(".nojekyll", "nojekyll", lambda: b"")
+            emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
+            fresh.jobs = {key: part.pickled() for key, part in parts.items()}
+            fresh.site = pickle.dumps(site, pickle.HIGHEST_PROTOCOL)
         finally:
+            pages_written = rendered()
             _WORKER.pop("pages", None)
-
-        # Original records for download, static files, machine-readable data.
-        for rel, path, _ in found.records:
-            if urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
-                emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: read_bytes(path))
-        for rel, path in found.assets:
-            st = path.stat()
-            emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
-        for path in sorted(STATIC_DIR.rglob("*")):
-            if path.is_file():
-                rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
-                emit(rel, _digest(theme, rel), path.read_bytes)
-        emit(".nojekyll", "nojekyll", lambda: b"")
-        emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
+        for path, written in pages_written:
+            results[path] = (results[path][0], written)
         timings["other pages"] = time.perf_counter() - started
-        fresh.jobs = {key: part.pickled() for key, part in parts.items()}
-        fresh.site = pickle.dumps(site, pickle.HIGHEST_PROTOCOL)
         fresh.site_key = site_key
         fresh.compared = frozenset(compared_files)
         return results
