@@ -127,9 +127,14 @@ def tree_rss(root: int) -> int:
 
 
 class Sampler(threading.Thread):
-    """Polls the process tree's memory until the process ends."""
+    """Polls the process tree's memory until the process ends.
 
-    def __init__(self, pid: int, interval: float = 0.02) -> None:
+    Ten times a second: a build's memory peaks for seconds (while its workers
+    hold the game views), and each sample reads every process's /proc entry,
+    which at fifty a second took 3.5 % of a core from the build it measured.
+    """
+
+    def __init__(self, pid: int, interval: float = 0.1) -> None:
         super().__init__(daemon=True)
         self.pid, self.interval, self.peak = pid, interval, 0
         self.stop = threading.Event()
