@@ -38,6 +38,8 @@ from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
 from generator.cache import ViewStore
 from generator.config import Config
+from generator import decode
+from generator.decode import shown_name
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256
@@ -95,6 +97,9 @@ class _Found:
     records: list[tuple[str, str, os.stat_result]]  # relative path, full path, stat
     pages: list[tuple[str, Path]]
     assets: list[tuple[str, Path]]
+    # Relative paths (as shown, see decode.shown_name) of the files whose name
+    # on disk is not UTF-8 -> their full path on disk.
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -198,29 +203,33 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
     skip = {os.path.realpath(p) for p in exclude}
     records, pages, assets = found.records, found.pages, found.assets
 
-    def walk(folder: str, prefix: str) -> None:
+    def walk(folder: str, prefix: str, renamed: bool) -> None:
         # The hot loop of a no-change rebuild: one stat per record, little else.
         # Files first (most entries are), and _classify() and _suffix()
         # inlined: a call per file was a third of this walk.
         with os.scandir(folder) as it:
             for entry in it:
                 name = entry.name
+                shown = name if name.isascii() else shown_name(name)
                 if entry.is_file():
                     if name[0] in ".~" or name.endswith(TEMPORARY):
                         continue
+                    rel = prefix + shown
+                    if renamed or shown is not name:
+                        found.renamed[rel] = entry.path
                     dot = name.rfind(".")
                     suffix = name[dot:].lower() if dot >= 0 else ""
                     if suffix in PAGE_SUFFIXES:
-                        pages.append((prefix + name, Path(entry.path)))
+                        pages.append((rel, Path(entry.path)))
                     elif suffix in ASSET_SUFFIXES:
-                        assets.append((prefix + name, Path(entry.path)))
+                        assets.append((rel, Path(entry.path)))
                     else:
-                        records.append((prefix + name, entry.path, entry.stat()))
+                        records.append((rel, entry.path, entry.stat()))
                 elif entry.is_dir():
                     if name[0] not in "._" and os.path.realpath(entry.path) not in skip:
-                        walk(entry.path, f"{prefix}{name}/")
+                        walk(entry.path, f"{prefix}{shown}/", renamed or shown is not name)
 
-    walk(str(content), "")
+    walk(str(content), "", False)
     records.sort(key=lambda r: r[0])
     # Pages and assets in the order of a walk through sorted folders (the navigation lists pages so).
     pages.sort(key=lambda r: r[0].split("/"))
@@ -245,12 +254,23 @@ def _classify(found: _Found, rel: str, path: str, stat: Callable[[], os.stat_res
 
 
 def scan_one(path: Path, rel: str) -> _Found:
-    """One file, classified as :func:`scan` would (hidden and temporary files skipped)."""
+    """One file, classified as :func:`scan` would (hidden and temporary files skipped).
+
+    ``rel``: its path relative to the content folder, as on disk.
+    """
     found = _Found([], [], [])
     name = path.name
     if not (name.startswith((".", "~")) or name.endswith(TEMPORARY)):
-        _classify(found, rel, str(path), path.stat)
+        shown = shown_path(rel)
+        if shown != rel:
+            found.renamed[shown] = str(path)
+        _classify(found, shown, str(path), path.stat)
     return found
+
+
+def shown_path(rel: str) -> str:
+    """A relative path with every name in it as the site shows it (:func:`decode.shown_name`)."""
+    return rel if rel.isascii() else "/".join(shown_name(part) for part in rel.split("/"))
 
 
 def _existing(output: Path) -> set[str]:
@@ -467,6 +487,8 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
     digest = sha256(data)
     key = f"{digest[:40]}{settings[:16]}"
     processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
+    if rel in _WORKER.get("renamed", ()):
+        processed.diagnostics.append(decode.renamed(rel))
     viewed = processed.replay is not None and bool(processed.code)
     if viewed:
         # Pickled, not compressed: zlib took a tenth of a cold build (the cache
@@ -494,10 +516,10 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     view = pickle.loads(view)
     page = pages.game_page(env.get_template("game.html"), job, view, site)
     written = write_if_changed(f"{output}/{job.url}", page, _MADE_DIRS)
-    content = _WORKER["content"]
+    content, renamed = _WORKER["content"], _WORKER["renamed"]
     copied = tuple(
         rel for rel in copies
-        if copy_if_changed(f"{content}/{rel}", f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
+        if copy_if_changed(renamed.get(rel) or f"{content}/{rel}", f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
     )
     return job.url, written, copied
 
@@ -551,7 +573,8 @@ class Builder:
         """This build's files, and which records are known not to have changed."""
         content = self.config.content_dir
         known = self._found
-        rels: set[str] = set()
+        rels: set[str] = set()  # the changed files, as shown
+        on_disk: dict[str, str] = {}  # ... and as named on disk
         if changed is not None and known is not None:
             files = {r[0] for r in known.records} | {p[0] for p in known.pages} | {a[0] for a in known.assets}
             for path in changed:
@@ -559,12 +582,14 @@ class Builder:
                     rel = Path(path).resolve().relative_to(content.resolve()).as_posix()
                 except ValueError:
                     continue  # a template or site.toml: no file of the content changed
-                gone_folder = not Path(path).exists() and rel not in files  # a folder moved or deleted
+                shown = shown_path(rel)
+                gone_folder = not Path(path).exists() and shown not in files  # a folder moved or deleted
                 if Path(path).is_dir() or gone_folder or not rel or rel.split("/")[0].startswith((".", "_")):
                     rels = set()
                     known = None  # a folder changed: walk everything
                     break
-                rels.add(rel)
+                rels.add(shown)
+                on_disk[shown] = rel
         if changed is None or known is None:
             self._found = scan(content, [self.config.output_dir])
             self._wrote_output, self._listed = False, None
@@ -573,14 +598,16 @@ class Builder:
             [r for r in known.records if r[0] not in rels],
             [p for p in known.pages if p[0] not in rels],
             [a for a in known.assets if a[0] not in rels],
+            {shown: path for shown, path in known.renamed.items() if shown not in rels},
         )
-        for rel in sorted(rels):
-            path = content / rel
+        for shown in sorted(rels):
+            path = content / on_disk[shown]
             if path.is_file():
-                one = scan_one(path, rel)
+                one = scan_one(path, on_disk[shown])
                 found.records += one.records
                 found.pages += one.pages
                 found.assets += one.assets
+                found.renamed.update(one.renamed)
         found.records.sort(key=lambda r: r[0])
         found.pages.sort()
         found.assets.sort()
@@ -726,6 +753,7 @@ class Builder:
             self._views.clear()
         summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
+        _WORKER["renamed"] = found.renamed
         _WORKER["views_path"] = self._views.folder
 
         def arrived(result: tuple[bytes, bool, int | None]) -> None:
@@ -1224,6 +1252,7 @@ class Builder:
             "site": site,
             "output": self.config.output_dir,
             "content": self.config.content_dir,
+            "renamed": self._found.renamed if self._found is not None else {},
             "views_path": self._views.folder,
             "templates": self.cache_dir / "templates",
         }
@@ -1242,7 +1271,8 @@ class Builder:
 
         def read(rel: str) -> Processed:
             if rel not in processed:
-                data = read_bytes(self.config.content_dir / rel)
+                renamed = self._found.renamed if self._found is not None else {}
+                data = read_bytes(renamed.get(rel) or self.config.content_dir / rel)
                 event = event_key(rel)
                 processed[rel] = process(
                     Source(rel, data, sha256(data)),

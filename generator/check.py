@@ -7,9 +7,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import decode
 from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
-from generator.build import Builder, summarize
+from generator.build import Builder, shown_path, summarize
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
@@ -59,7 +60,8 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
     builder = Builder(config, jobs=1)
     summaries = []
     for path in _files(paths):
-        rel = _relative(config, path)
+        on_disk = _relative(config, path)
+        rel = shown_path(on_disk)  # as the site names it: see decode.shown_name
         data = path.read_bytes()
         event = event_key(rel)
         processed = process(
@@ -68,6 +70,8 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
             options=builder.options_for(event),
             folder=builder.folder_meta(event),
         )
+        if rel != on_disk:
+            processed.diagnostics.append(decode.renamed(rel))
         summaries.append(summarize(processed, processed.sha256))
     archive = build_index(summaries, config)
     found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}

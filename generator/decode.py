@@ -14,6 +14,7 @@ line and column reported later points at the file the organiser has open.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 
 from generator.diagnostics import Diagnostic, define, make
@@ -40,6 +41,14 @@ NUL_CHARACTERS = define(
     "The file may be UTF-16 saved without a byte-order mark. Save it as UTF-8, "
     "or name its encoding (utf-16-le or utf-16-be) in site.toml.",
 )
+NAME_NOT_UTF8 = define(
+    "ENC-W002",
+    "warning",
+    "The name of the file or of its folder is not UTF-8",
+    "It was read as GB18030 (what a zip made on Windows leaves when unpacked on "
+    "Linux), and the site shows and publishes the file under that name. Rename "
+    "it, or unpack the archive with its encoding (unzip -O GBK).",
+)
 
 # Longest first: the UTF-32 LE mark starts with the UTF-16 LE one, and we do
 # not accept UTF-32, so only the three marks the rulings name are listed.
@@ -53,6 +62,32 @@ _BOMS: tuple[tuple[bytes, str, str], ...] = (
 # computed with a regex because Text's own loop runs per character.
 _EOL = re.compile(r"\r\n|\r|\n")
 _EOL_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def shown_name(name: str) -> str:
+    """A file or folder name as the site shows it.
+
+    On Linux a name whose bytes are not UTF-8 arrives with surrogate escapes,
+    which no page, link or JSON line can hold: such a name is read as
+    GB18030 (Windows archives of Chinese tournaments unpacked on Linux), else
+    as UTF-8 with replacement characters.
+    """
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(name)
+        try:
+            return raw.decode("gb18030")
+        except UnicodeDecodeError:
+            return raw.decode("utf-8", "replace")
+    return name
+
+
+def renamed(rel: str) -> Diagnostic:
+    """The warning for a record whose path on disk is not UTF-8, shown as ``rel``."""
+    return make(rel, 1, 1, NAME_NOT_UTF8, f"the name on disk is not UTF-8; read as GB18030: {rel}")
 
 
 def decode(source: Source, override: str | None = None) -> tuple[Text | None, list[Diagnostic]]:

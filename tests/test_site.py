@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html.parser
 import json
+import os
 import re
 import subprocess
 import sys
@@ -198,6 +199,49 @@ def test_broken_input_never_stops_the_build(tmp_path: Path) -> None:
     for name in ("binary.txt", "garbage.txt", "C5-half.txt"):
         assert name in problems
     assert len(list((out / "games").rglob("*.html"))) == 2  # ok.txt and the half record up to its bad move
+
+
+def _gbk_name(folder: Path, name: str) -> Path:
+    """The path of ``name`` in ``folder`` with the name in GBK bytes, as a Windows zip
+    unpacked on Linux leaves it (Python shows such bytes as surrogate escapes)."""
+    return Path(os.fsdecode(os.fsencode(folder) + b"/" + name.encode("gbk")))
+
+
+def test_a_record_whose_name_is_not_utf8_is_read_with_a_warning(tmp_path: Path) -> None:
+    name = "C5-甲队 B vs 乙队 W-先手胜-2025.08.02 10.00 合肥-测试.txt"
+    folder = tmp_path / "content"
+    folder.mkdir()
+    event = _gbk_name(folder, "杯赛")
+    try:
+        event.mkdir()
+    except OSError:
+        pytest.skip("this file system refuses names that are not UTF-8")
+    record = _gbk_name(event, name)
+    record.write_text(c5_record("甲队", "乙队", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    out = tmp_path / "site"
+    result = _build(folder, out, tmp_path)
+    assert result.returncode == 0, result.stderr
+    shown = f"杯赛/{name}"  # the names read as GB18030
+    games = [json.loads(line) for line in (out / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [g["source"] for g in games] == [shown] and games[0]["computed"] == "first"
+    page = out / games[0]["url"]
+    assert "甲队" in page.read_text(encoding="utf-8") and (out / "files" / shown).read_bytes() == record.read_bytes()
+    assert "ENC-W002" in (out / "problems" / "index.html").read_text(encoding="utf-8")
+    assert unquote(next(link for link in local_links(page) if "/files/" in link).split("files/", 1)[1]) == shown
+    checked = qipu("check", "--content", str(folder), "--format", "json", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert {json.loads(line)["code"] for line in checked.stdout.splitlines()} >= {"ENC-W002"}
+    # Saved again under `qipu serve`: the watcher reports the name on disk.
+    from generator.build import Builder
+    from generator.config import load_config
+
+    config, _ = load_config(content=folder, output=out)
+    builder = Builder(config, cache_dir=tmp_path / "cache")
+    builder.build()
+    record.write_text(c5_record("甲队", "丙队", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    report = builder.build(changed={record})
+    builder.wait()
+    assert report.errors == 0 and "丙队" in page.read_text(encoding="utf-8")
 
 
 def test_check_prints_json_lines_and_exit_codes(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from urllib.parse import quote
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 _DASHES = re.compile(r"-{2,}")
@@ -61,7 +60,30 @@ def href(from_page: str, target: str) -> str:
     """A relative link from one page to another path in the site, percent-encoded."""
     if _URL_SAFE.fullmatch(target):  # every page path (slugs are ASCII); only record files need quoting
         return "../" * from_page.count("/") + target
-    return root_of(from_page) + quote(target, safe="/#=.-_~")
+    return root_of(from_page) + percent_encoded(target)
+
+
+def percent_encoded(text: str) -> str:
+    """``urllib.parse.quote(text, safe="/#=.-_~")``, by ``str.translate``.
+
+    Every game page links its record, whose name is mostly Chinese: quote()
+    looks each UTF-8 byte up in Python (12 µs a name); a translation table
+    that learns each character's encoding the first time is looked up in C.
+    """
+    return text.translate(_PERCENT)
+
+
+class _PercentTable(dict):
+    """Code point -> the character itself if URL-safe, else its UTF-8 bytes as %XX."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        value = char if _URL_SAFE.fullmatch(char) else "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
+        self[code] = value
+        return value
+
+
+_PERCENT = _PercentTable()
 
 
 HOME = "index.html"
