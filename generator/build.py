@@ -531,6 +531,11 @@ def _render_page_task(index: int) -> tuple[str, bool]:
     return path, write_if_changed(_WORKER["output"] / path, html.encode("utf-8"), _MADE_DIRS)
 
 
+def _drawings(_: object = None) -> dict[str, str]:
+    """The static board drawings this worker made (see generator.boards)."""
+    return boards.drawings()
+
+
 def _set_up(setup: dict[str, Any]) -> None:
     """In a worker forked before the index: what rendering game pages needs."""
     _WORKER.update(setup, env=make_env(cache=setup["templates"]))
@@ -850,6 +855,10 @@ class Builder:
             try:
                 if store:
                     team.each(_store_views)
+                # The boards' static drawings the workers made go into the build
+                # state: the next one-record rebuild then needs no svgwrite.
+                for drawn in team.each(_drawings):
+                    boards.remember(drawn)
             finally:
                 team.close()
         self._homes = {}

@@ -5,6 +5,7 @@ the worker that replayed its record, and every path gives the same site."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -241,3 +242,32 @@ def test_a_new_site_title_renders_every_game_from_the_cache_in_fresh_workers(rec
     assert report.reparsed == 0 and report.written >= report.games
     pages = list((tmp_path / "site" / "games").rglob("*.html"))
     assert len(pages) == report.games and all("新的标题" in p.read_text(encoding="utf-8") for p in pages)
+
+
+def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(records: Path, tmp_path: Path) -> None:
+    builder = _builder(tmp_path, records, jobs=2)
+    builder.build()
+    builder.wait()
+    # A new process, as `qipu build` after one edit: it draws no board, so it never imports svgwrite.
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from generator.build import Builder\n"
+        "from generator.config import load_config\n"
+        f"root, content = Path({str(tmp_path)!r}), Path({str(records)!r})\n"
+        "config, _ = load_config(None, root=root, content=content, output=root / 'site')\n"
+        "record = sorted(content.rglob('*.txt'))[0]\n"
+        "record.write_bytes(record.read_bytes().replace(b')', b')MARK[9]', 1))\n"  # its page changes
+        "builder = Builder(config, jobs=2, cache_dir=root / 'cache')\n"
+        "report = builder.build()\n"
+        "builder.wait()\n"
+        "print(report.written, 'svgwrite' in sys.modules)\n"
+    )
+    original = {p: p.read_bytes() for p in sorted(records.rglob("*.txt"))[:1]}
+    try:
+        done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
+    finally:
+        for path, data in original.items():
+            path.write_bytes(data)
+    written, imported = done.stdout.split()
+    assert int(written) >= 1 and imported == "False"
