@@ -210,7 +210,9 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
         with os.scandir(folder) as it:
             for entry in it:
                 name = entry.name
-                shown = name if name.isascii() else shown_name(name)
+                # A surrogate escape (a name that is not UTF-8) is not printable:
+                # the exact test is left to the rare names with other such characters.
+                shown = name if name.isprintable() else shown_name(name)
                 if entry.is_file():
                     if name[0] in ".~" or name.endswith(TEMPORARY):
                         continue
