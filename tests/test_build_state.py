@@ -94,3 +94,22 @@ def test_a_journal_left_from_an_older_state_is_not_applied(site: tuple[Path, Pat
     latest.wait()
     journal.write_bytes(old_entries)  # say, a copy of the cache folder mixed from two times
     same_state(builder(tmp_path, content, out)._load_state(), latest._state)
+
+
+def test_the_view_cache_is_pruned_once_edits_leave_enough_unused_views(site: tuple[Path, Path], tmp_path: Path) -> None:
+    content, out = site
+    kept = builder(tmp_path, content, out)  # as `qipu serve` keeps one
+    kept.build()
+    record = content / "cup" / EDITED
+    live = len(kept._state.records)
+    rows = []
+    for n in range(live // 2 + 60):  # each edit stores a new view and leaves the last one unused
+        edit(record, f"MARK[{n - 1}]" if n else "B(J,8)", f"MARK[{n}]" if n else "B(J,8)MARK[0]")
+        kept.build(changed={record})
+        kept.wait()
+        rows.append(sum(db.execute("SELECT count(*) FROM views").fetchone()[0] for db in kept._views._all()))
+        kept._views.close()
+    assert max(rows) <= live * 1.5 + 52  # never more dead views than the pruning allows
+    assert rows[-1] < max(rows)  # pruned on the way
+    assert kept._state.unpruned < live // 2 + 51
+    same_state(builder(tmp_path, content, out)._load_state(), kept._state)  # the count is saved too
