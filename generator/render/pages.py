@@ -480,7 +480,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     type_name = game_type_name(site, gtype.code)
     label = f"{type_name}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
     # The board's static drawing and the UI strings are the same on every page:
-    # left out here, put back by game() (the view is cached per record).
+    # left out here, put back by game_page() and game() (the view is cached per record).
     side_names = (gtype.first.name_zh, gtype.second.name_zh) if _zh(site) else (gtype.first.name_en, gtype.second.name_en)
     viewer = viewer_parts(
         gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names, entries=False
