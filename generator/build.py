@@ -32,14 +32,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from generator import __version__, boards, games, workers
 from generator.archive.summary import Summary
 from generator.cache import ViewStore
 from generator.config import Config
 from generator import decode
-from generator.decode import shown_name
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256
@@ -215,7 +214,7 @@ def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
                 name = entry.name
                 # A surrogate escape (a name that is not UTF-8) is not printable:
                 # the exact test is left to the rare names with other such characters.
-                shown = name if name.isprintable() else shown_name(name)
+                shown = name if name.isprintable() else decode.shown_name(name)
                 if entry.is_file():
                     if name[0] in ".~" or name.endswith(TEMPORARY):
                         continue
@@ -266,16 +265,16 @@ def scan_one(path: Path, rel: str) -> _Found:
     found = _Found([], [], [])
     name = path.name
     if not (name.startswith((".", "~")) or name.endswith(TEMPORARY)):
-        shown = shown_path(rel)
+        shown = decode.shown_path(rel)
         if shown != rel:
             found.renamed[shown] = str(path)
         _classify(found, shown, str(path), path.stat)
     return found
 
 
-def shown_path(rel: str) -> str:
-    """A relative path with every name in it as the site shows it (:func:`decode.shown_name`)."""
-    return rel if rel.isascii() else "/".join(shown_name(part) for part in rel.split("/"))
+def _record_path(content: str | Path, renamed: Mapping[str, str], rel: str) -> str:
+    """Where the record the site names ``rel`` is on disk (see ``_Found.renamed``)."""
+    return renamed.get(rel) or f"{content}/{rel}"
 
 
 def _existing(output: Path) -> set[str]:
@@ -526,7 +525,7 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     content, renamed = _WORKER["content"], _WORKER["renamed"]
     copied = tuple(
         rel for rel in copies
-        if copy_if_changed(renamed.get(rel) or f"{content}/{rel}", f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
+        if copy_if_changed(_record_path(content, renamed, rel), f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
     )
     return job.url, written, copied
 
@@ -594,7 +593,7 @@ class Builder:
                     rel = Path(path).resolve().relative_to(content.resolve()).as_posix()
                 except ValueError:
                     continue  # a template or site.toml: no file of the content changed
-                shown = shown_path(rel)
+                shown = decode.shown_path(rel)
                 gone_folder = not Path(path).exists() and shown not in files  # a folder moved or deleted
                 if Path(path).is_dir() or gone_folder or not rel or rel.split("/")[0].startswith((".", "_")):
                     rels = set()
@@ -1026,8 +1025,7 @@ class Builder:
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
             todo.append((job, (rel,)))
         written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo))
-        content = self.config.content_dir
-        copied = sum(copy_if_changed(content / rel, output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
+        copied = sum(copy_if_changed(self._path_of(rel), output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
         fresh.outputs = outputs
         fresh.games, fresh.diagnostics = state.games, state.diagnostics
         fresh.jobs = {**state.jobs, **{event: pickle.dumps(js, pickle.HIGHEST_PROTOCOL) for event, js in jobs.items()}}
@@ -1266,13 +1264,20 @@ class Builder:
         fresh.compared = frozenset(compared_files)
         return results
 
+    def _renamed(self) -> dict[str, str]:
+        return self._found.renamed if self._found is not None else {}
+
+    def _path_of(self, rel: str) -> str:
+        """Where the record the site names ``rel`` is on disk."""
+        return _record_path(self.config.content_dir, self._renamed(), rel)
+
     def _render_setup(self, site: pages.SiteInfo) -> dict[str, Any]:
         """What rendering game pages needs, for this process and for workers."""
         return {
             "site": site,
             "output": self.config.output_dir,
             "content": self.config.content_dir,
-            "renamed": self._found.renamed if self._found is not None else {},
+            "renamed": self._renamed(),
             "views_path": self._views.folder,
             "templates": self.cache_dir / "templates",
         }
@@ -1291,8 +1296,7 @@ class Builder:
 
         def read(rel: str) -> Processed:
             if rel not in processed:
-                renamed = self._found.renamed if self._found is not None else {}
-                data = read_bytes(renamed.get(rel) or self.config.content_dir / rel)
+                data = read_bytes(self._path_of(rel))
                 event = event_key(rel)
                 processed[rel] = process(
                     Source(rel, data, sha256(data)),

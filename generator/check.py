@@ -10,7 +10,7 @@ from pathlib import Path
 from generator import decode
 from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
-from generator.build import Builder, shown_path, summarize
+from generator.build import Builder, summarize
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
@@ -61,7 +61,7 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
     summaries = []
     for path in _files(paths):
         on_disk = _relative(config, path)
-        rel = shown_path(on_disk)  # as the site names it: see decode.shown_name
+        rel = decode.shown_path(on_disk)  # as the site names it: see decode.shown_name
         data = path.read_bytes()
         event = event_key(rel)
         processed = process(

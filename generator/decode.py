@@ -85,6 +85,11 @@ def shown_name(name: str) -> str:
     return name
 
 
+def shown_path(rel: str) -> str:
+    """A relative path with every name in it as the site shows it (:func:`shown_name`)."""
+    return rel if rel.isascii() else "/".join(shown_name(part) for part in rel.split("/"))
+
+
 def renamed(rel: str) -> Diagnostic:
     """The warning for a record whose path on disk is not UTF-8, shown as ``rel``."""
     return make(rel, 1, 1, NAME_NOT_UTF8, f"the name on disk is not UTF-8; read as GB18030: {rel}")

@@ -218,6 +218,8 @@ def test_a_record_whose_name_is_not_utf8_is_read_with_a_warning(tmp_path: Path) 
         pytest.skip("this file system refuses names that are not UTF-8")
     record = _gbk_name(event, name)
     record.write_text(c5_record("甲队", "乙队", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
+    notes = _gbk_name(event, "说明.txt")  # no record: published for download, listed as a problem
+    notes.write_text("not a record", encoding="utf-8")
     out = tmp_path / "site"
     result = _build(folder, out, tmp_path)
     assert result.returncode == 0, result.stderr
@@ -229,8 +231,9 @@ def test_a_record_whose_name_is_not_utf8_is_read_with_a_warning(tmp_path: Path) 
     assert "ENC-W002" in (out / "problems" / "index.html").read_text(encoding="utf-8")
     assert unquote(next(link for link in local_links(page) if "/files/" in link).split("files/", 1)[1]) == shown
     checked = qipu("check", "--content", str(folder), "--format", "json", cwd=tmp_path)
-    assert checked.returncode == 0, checked.stderr
-    assert {json.loads(line)["code"] for line in checked.stdout.splitlines()} >= {"ENC-W002"}
+    assert checked.returncode == 1, checked.stderr  # the notes are no record: an error
+    found = [json.loads(line) for line in checked.stdout.splitlines()]
+    assert {d["path"] for d in found if d["code"] == "ENC-W002"} == {shown, "杯赛/说明.txt"}
     # Saved again under `qipu serve`: the watcher reports the name on disk.
     from generator.build import Builder
     from generator.config import load_config
@@ -241,7 +244,11 @@ def test_a_record_whose_name_is_not_utf8_is_read_with_a_warning(tmp_path: Path) 
     record.write_text(c5_record("甲队", "丙队", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
     report = builder.build(changed={record})
     builder.wait()
-    assert report.errors == 0 and "丙队" in page.read_text(encoding="utf-8")
+    assert "丙队" in page.read_text(encoding="utf-8")
+    # A new process after an edit that changes no game: the quick path publishes the file again.
+    notes.write_text("still not a record", encoding="utf-8")
+    again = Builder(config, cache_dir=tmp_path / "cache").build()
+    assert again.quick and (out / "files" / "杯赛" / "说明.txt").read_text(encoding="utf-8") == "still not a record"
 
 
 def test_check_prints_json_lines_and_exit_codes(tmp_path: Path) -> None:
