@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from generator.render import rows
 from generator.render.viewer import json_for_script
@@ -50,39 +50,20 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
     return env
 
 
-def _escape_output(value: Any) -> Any:
-    """What the templates write for ``{{ value }}``: ``markupsafe.escape(value)``, faster.
-
-    Jinja's compiled templates call ``escape`` on every value they write
-    (seventy on a game page), and markupsafe makes a new Markup string of
-    each. A string with nothing to escape and a number are the same text as
-    their escaped Markup, so they are written as they are; the rest go to
-    markupsafe. Only the output calls this (see _Template): filters such as
-    ``|e`` still return Markup.
-    """
-    kind = type(value)
-    if kind is str:
-        return value if _special(value) is None else escape(value)
-    if kind is int:
-        return str(value)
-    return escape(value)
-
-
-_special = rows.SPECIAL.search
-
-
 class _Template(jinja2.Template):
-    """A template whose output escaping is :func:`_escape_output`.
+    """A template whose output escaping is :func:`rows.escaped`.
 
-    The compiled code imports ``escape`` into the template's own namespace
-    and looks it up there when it writes a value: that one name is replaced.
+    Jinja's compiled code calls ``escape`` on every value it writes (seventy
+    on a game page), and markupsafe makes a new Markup of each. The code
+    imports that name into the template's own namespace and looks it up
+    there: that one name is replaced. Filters such as ``|e`` are unchanged.
     """
 
     @classmethod
     def _from_namespace(
         cls, environment: jinja2.Environment, namespace: MutableMapping[str, Any], globals: MutableMapping[str, Any]
     ) -> jinja2.Template:
-        namespace["escape"] = _escape_output
+        namespace["escape"] = rows.escaped
         return super()._from_namespace(environment, namespace, globals)
 
 

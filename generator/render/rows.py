@@ -19,28 +19,36 @@ from markupsafe import Markup, escape
 
 # The characters markupsafe.escape replaces: a string without them is its own
 # escape (most values have none).
-SPECIAL = re.compile("[&<>\"']")
+_special = re.compile("[&<>\"']").search
+
+
+def escaped(value: Any) -> str:
+    """The text of ``markupsafe.escape(value)``, without making a Markup where nothing changes.
+
+    A string with none of ``& < > " '`` and an integer are written as they
+    are; anything else goes to markupsafe (a Markup comes back). The
+    templates' own output uses it too (render/env.py).
+    """
+    kind = type(value)
+    if kind is str:
+        return value if _special(value) is None else escape(value)
+    if kind is int:
+        return str(value)
+    return escape(value)
 
 
 def _escaper() -> Callable[[Any], str]:
-    """``str(escape(value))`` for the values of one table: the same in less time.
-
-    Numbers and strings with nothing to escape (most dates, links, names)
-    are returned as they are; the rest are remembered, as the same team
-    names and words recur row after row.
-    """
+    """:func:`escaped` for the values of one table, the escaped ones remembered:
+    the same team names and words recur row after row."""
     memo: dict[Any, str] = {}
-    special = SPECIAL.search
 
     def esc(value: Any) -> str:
         kind = type(value)
-        if kind is int:
-            return str(value)
-        if kind is str and special(value) is None:
-            return value
+        if kind is int or (kind is str and _special(value) is None):
+            return escaped(value)
         text = memo.get(value)
         if text is None:
-            text = memo[value] = str(escape(value))
+            text = memo[value] = escaped(value)
         return text
 
     return esc
