@@ -58,6 +58,12 @@ def _link(esc: Callable[[Any], str], href: str | None, text: Any) -> str:
     return f'<a href="{esc(href)}">{esc(text)}</a>' if href else esc(text)
 
 
+def _result(esc: Callable[[Any], str], g: Mapping[str, Any], declared: str) -> str:
+    """A row's result, marked "declared" when the rules did not decide it."""
+    result = esc(g["result_word"])
+    return result + declared if not g["by_rules"] and g["result"] else result
+
+
 def game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
     """The ``<tr>`` lines of a game table (rows from ``pages.game_row``); ``t``: the page strings.
 
@@ -72,9 +78,7 @@ def game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
     for g in rows:
         errors, warnings = g["errors"], g["warnings"]
         group = f"<br><small>{esc(g['group'])}</small>" if g["group"] else ""
-        result = esc(g["result_word"])
-        if not g["by_rules"] and g["result"]:
-            result += declared
+        result = _result(esc, g, declared)
         if not g["counted"]:
             result += not_counted
         badges = ""
@@ -104,9 +108,7 @@ def team_game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
     view = esc(t["view_game"])
     lines = []
     for g in rows:
-        result = esc(g["result_word"])
-        if not g["by_rules"] and g["result"]:
-            result += declared
+        result = _result(esc, g, declared)
         lines.append(
             f'    <tr class="q-{esc(g["outcome"])}">\n'
             f'      <td class="q-nowrap">{esc(g["date"])} {esc(g["time"])}</td>\n'
