@@ -37,7 +37,6 @@ __all__ = [
     "group",
     "moves_key",
     "near_copies",
-    "opening_key",
     "shared_names",
 ]
 
@@ -89,7 +88,7 @@ class Entry:
     time: str | None
     declared: str | None  # "first", "second", "draw", "unknown" or None
     plies: int  # number of moves in the record
-    opening: str = ""  # from opening_key()
+    opening: str = ""  # the opening key of game_keys()
     folder: str = ""  # the folders below the event (group, stage)
 
 
@@ -131,13 +130,11 @@ def moves_key(code: str, moves: Iterable[str]) -> str:
 OPENING = 6
 
 
-def opening_key(code: str, moves: Iterable[str]) -> str:
-    """The key of a record's first :data:`OPENING` moves ("" if it has fewer)."""
-    return game_keys(code, moves)[1]
-
-
 def game_keys(code: str, moves: Iterable[str]) -> tuple[str, str]:
-    """(:func:`moves_key`, :func:`opening_key`) of a record, its moves normalised once."""
+    """(:func:`moves_key`, the opening key) of a record, its moves normalised once.
+
+    The opening key is that of its first :data:`OPENING` moves ("" if it has fewer).
+    """
     # One normalisation of the joined texts, not one per move: the same result.
     texts = [t for t in _normalise("\x00".join(moves)).split("\x00") if t]
     if not texts:

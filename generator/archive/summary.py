@@ -43,7 +43,7 @@ class Summary:
     place: str | None
     event_name: str | None
     diagnostics: tuple[Diagnostic, ...]
-    opening: str = ""  # duplicates.opening_key(): copies that disagree later share it
+    opening: str = ""  # duplicates.game_keys()[1]: copies that disagree later share it
     spellings: tuple[tuple[str, str], ...] = ()  # (header, file name) team names that differ
 
     def __reduce__(self) -> tuple[type, tuple]:

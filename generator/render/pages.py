@@ -514,7 +514,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         # Only what _viewer.html reads. The finished HTML parts (most of a page)
         # as UTF-8 bytes, encoded once here: they are pickled, cached, kept and
         # spliced into the encoded page as they are (see game_page()).
-        "viewer": {key: viewer[key].encode("utf-8") if key in _VIEWER_HTML else viewer[key] for key in _VIEWER_KEYS},
+        "viewer": {key: viewer[key].encode("utf-8") if key in HTML_PARTS else viewer[key] for key in _VIEWER_KEYS},
     }
 
 
@@ -525,7 +525,6 @@ def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mappi
 
 
 _VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
-_VIEWER_HTML = HTML_PARTS  # finished, escaped markup
 
 _SITE_STRINGS: list[Any] = [None, None]  # the last site, and its strings as _site_strings() gives them
 
@@ -547,7 +546,7 @@ def _site_strings(site: SiteInfo) -> tuple[Attrs, dict[str, str]]:
 # in its place. Unguessable (a record could hold any fixed text) and never in
 # the output, which stays deterministic.
 _PREFIX = f"\x00{secrets.token_hex(12)}:"
-_MARKERS = {key: f"{_PREFIX}{key}\x00" for key in _VIEWER_HTML}
+_MARKERS = {key: f"{_PREFIX}{key}\x00" for key in HTML_PARTS}
 _PREFIX_BYTES = _PREFIX.encode("ascii")
 
 
@@ -616,7 +615,7 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         duplicates=[{"source": d, "download": urls.href(page, urls.record_file(d))} for d in job.duplicates],
     )
     viewer = dict(view["viewer"])
-    for key in _VIEWER_HTML:
+    for key in HTML_PARTS:
         viewer[key] = Markup(_MARKERS[key])
     viewer["strings"] = _site_strings(site)[1]
     ctx.update(game=Attrs(info), diagnostics=list(job.diagnostics), viewer=Attrs(viewer))
