@@ -160,11 +160,10 @@ def warm_file_cache(content: Path) -> None:
     """Read every record once, so that the build finds them in the OS file cache.
 
     As they are on most machines once copied in or generated. Some virtual
-    machines (this project's CI machine among them) hand idle file cache
-    back to the host within minutes (the one the README's figures come from
-    does); reading ten thousand records from its disk again adds about a
-    second to a cold build, a second that depends on the host, not on Qipu.
-    ``--cold-files`` measures without this.
+    machines hand idle file cache back to their host within minutes (the one
+    the README's figures come from does); reading ten thousand records from
+    its disk again adds about a second to a cold build, a second that depends
+    on the host, not on Qipu. ``--cold-files`` measures without this.
     """
     for folder, _, names in os.walk(content):
         for name in names:
