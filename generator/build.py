@@ -854,17 +854,20 @@ class Builder:
         """The workers and the views they keep end with the build that made them.
 
         ``store``: each first stores the views it made and has not stored
-        yet (see _store_some_views), once the game pages are written.
+        yet (see _store_some_views), once the game pages are written. Without
+        it (a task failed) the workers are only closed: a failed map leaves
+        the answers to other batches in the pipes, which a question now would
+        read as its own answer, and its error would hide the task's.
         """
         team, self._workers = self._workers, None
         if team is not None:
             try:
                 if store:
                     team.each(_store_views)
-                # The boards' static drawings the workers made go into the build
-                # state: the next one-record rebuild then needs no svgwrite.
-                for drawn in team.each(_drawings):
-                    boards.remember(drawn)
+                    # The boards' static drawings the workers made go into the build
+                    # state: the next one-record rebuild then needs no svgwrite.
+                    for drawn in team.each(_drawings):
+                        boards.remember(drawn)
             finally:
                 team.close()
         self._homes = {}

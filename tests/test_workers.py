@@ -18,6 +18,7 @@ from generator import build as build_module
 from generator import workers
 from generator.build import Builder
 from generator.config import load_config
+from generator.render import pages
 
 
 def where(task: int) -> tuple[int, int | None, int]:
@@ -271,3 +272,23 @@ def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(recor
             path.write_bytes(data)
     written, imported = done.stdout.split()
     assert int(written) >= 1 and imported == "False"
+
+
+def test_a_page_failing_in_a_worker_is_the_error_the_build_raises(
+    tmp_path: Path, records: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Forked after this, the workers fail on one game page while other batches,
+    # rendered well, wait in the pipes: ending the workers must not read those
+    # answers as its own and hide the error behind another.
+    real = build_module.pages.game_page
+    victim = sorted(records.rglob("*.txt"))[len(list(records.rglob("*.txt"))) // 2].relative_to(records).as_posix()
+
+    def broken(template: object, job: pages.GameJob, view: object, site: object) -> bytes:
+        if job.source == victim:
+            raise RuntimeError(f"the game template broke on {job.source}")
+        return real(template, job, view, site)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module.pages, "game_page", broken)
+    builder = _builder(tmp_path, records, jobs=2)
+    with pytest.raises(workers.WorkerError, match="the game template broke"):
+        builder.build()
