@@ -52,6 +52,21 @@ def test_a_page_of_plies_is_written_as_the_encoder_writes_it() -> None:
     assert _plies_json([]) == "[]"
 
 
+PLAIN_PLIES = [stone(n, f"B(J,{n})", mark=[None, -2, 0, 2][n % 4], colour=["black", "white"][n % 2]) for n in range(1, 40)]
+
+
+def test_a_plain_page_is_written_as_the_encoder_writes_it() -> None:
+    assert _plies_json(PLAIN_PLIES) == encoded([_ply_data(ply) for ply in PLAIN_PLIES])
+
+
+@pytest.mark.parametrize("odd", ODD_PLIES, ids=lambda p: str(p.number))
+def test_one_odd_ply_among_plain_ones_is_written_as_the_encoder_writes_it(odd: Ply) -> None:
+    # The fast path takes all the plies at once: a single odd ply anywhere must not slip through it.
+    for at in (0, 17, len(PLAIN_PLIES)):
+        plies = PLAIN_PLIES[:at] + [odd] + PLAIN_PLIES[at:]
+        assert _plies_json(plies) == encoded([_ply_data(ply) for ply in plies])
+
+
 @pytest.mark.parametrize("code", ["C5", "C6", "GO9", "HEX", "SU"])
 def test_the_scene_keeps_only_the_cells_used(code: str) -> None:
     game = games.get(code)
