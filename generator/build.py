@@ -42,8 +42,7 @@ from generator import decode
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256
-from generator.render import pages, urls
-from generator.render.env import STATIC_DIR, TEMPLATES_DIR, make_env
+from generator.render import STATIC_DIR, TEMPLATES_DIR, pages, urls
 from generator.render.strings import strings as ui_strings
 from generator.render.write import copy_if_changed, read_bytes, remove_stale, write_if_changed
 
@@ -544,6 +543,9 @@ def _drawings(_: object = None) -> dict[str, str]:
 
 def _set_up(setup: dict[str, Any]) -> None:
     """In a worker forked before the index: what rendering game pages needs."""
+    # Jinja: imported only where templates are rendered.
+    from generator.render.env import make_env
+
     _WORKER.update(setup, env=make_env(cache=setup["templates"]))
 
 
@@ -1010,7 +1012,8 @@ class Builder:
         outputs = dict(state.outputs)
         jobs: dict[str, list[pages.GameJob]] = {}
         todo: list[tuple[pages.GameJob, tuple[str, ...]]] = []
-        downloads: list[str] = []  # records with no game page of their own
+        downloads: list[str] = []  # records with no game page of their own, or whose page is respliced
+        spliced = 0  # pages written by _respliced
         for rel in reparsed:
             summary = fresh.summaries[rel]
             outputs[urls.record_file(rel)] = summary.sha256
@@ -1024,10 +1027,16 @@ class Builder:
                 downloads.append(rel)
                 continue
             n = found[0]
+            before = jobs[event][n].key  # of the view the page was made from
             job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
-            todo.append((job, (rel,)))
-        written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo))
+            page = self._respliced(job, before)
+            if page is None:
+                todo.append((job, (rel,)))
+            else:
+                spliced += write_if_changed(output / job.url, page, _MADE_DIRS)
+                downloads.append(rel)
+        written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo)) if todo else []
         copied = sum(copy_if_changed(self._path_of(rel), output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
         fresh.outputs = outputs
         fresh.games, fresh.diagnostics = state.games, state.diagnostics
@@ -1036,9 +1045,27 @@ class Builder:
         report.games, report.diagnostics = state.games, list(state.diagnostics)
         report.published = not (self.strict and report.errors)
         report.pages = len(outputs)
-        report.written = copied + sum(page + len(files) for _, page, files in written)
+        report.written = spliced + copied + sum(page + len(files) for _, page, files in written)
         report.unchanged = report.pages - report.written
         return True
+
+    def _respliced(self, job: pages.GameJob, before: str) -> bytes | None:
+        """The game page of ``job`` with its view's parts swapped in for those of the view ``before``.
+
+        The page is the one the last build wrote from the view ``before``
+        (see pages.respliced). None when that cannot be done: a view no
+        longer in the cache, a page not there, views that differ in more
+        than their parts. The view of ``job`` was made in this process.
+        """
+        view = workers.kept.get(job.key)
+        if view is None or before == job.key:
+            return None
+        try:
+            old = self._views.get(before)
+            page = read_bytes(self.config.output_dir / job.url)
+        except (KeyError, OSError):
+            return None
+        return pages.respliced(page, pickle.loads(old), pickle.loads(view))
 
     def _reading(self) -> str:
         """Everything besides a record's own bytes that decides how it is read and replayed."""
@@ -1288,6 +1315,9 @@ class Builder:
     def _template_env(self) -> Any:
         """The Jinja environment, kept while the theme is unchanged (compiled templates are cached on disk too)."""
         if self._env is None or self._env[0] != self._theme:
+            # Jinja: imported only where templates are rendered (not by a quick rebuild).
+            from generator.render.env import make_env
+
             self._env = (self._theme, make_env(cache=self.cache_dir / "templates"))
         return self._env[1]
 

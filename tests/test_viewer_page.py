@@ -211,8 +211,11 @@ def test_a_note_the_page_cannot_say_keeps_its_english_text() -> None:
     assert _notes(viewer) == ["Plain English", "Also English", "H8 是黑方的禁手（三三）：黑方负"]
 
 
-def _game_page_parts(tmp_path: Path):  # -> (view, job, site)
-    """The view and job of one C5 record with a hostile team name, as a build makes them."""
+def _game_page_parts(tmp_path: Path, marks: tuple[str, str] = ("2", "")):  # -> (view, job, site)
+    """The view and job of one C5 record with a hostile team name, as a build makes them.
+
+    ``marks``: the MARK values of the first and of the last move ("": none).
+    """
     import pickle
 
     from conftest import C5_BLACK_FIVE, c5_record
@@ -223,7 +226,7 @@ def _game_page_parts(tmp_path: Path):  # -> (view, job, site)
     from generator.pipeline import process, sha256
     from generator.render.pages import GameJob, game_view
 
-    data = c5_record(EVIL, "乙队", "先手胜", C5_BLACK_FIVE.replace("B(H,8)", "B(H,8)MARK[2]", 1)).encode()
+    data = c5_record(EVIL, "乙队", "先手胜", _marked(C5_BLACK_FIVE, *marks)).encode()
     config, _ = load_config(content=tmp_path, output=tmp_path / "site")
     site = Builder(config, cache_dir=tmp_path / "cache")._site_info(None, [])
     processed = process(Source("ev/a.txt", data, sha256(data)), encoding=None, options={})
@@ -233,6 +236,11 @@ def _game_page_parts(tmp_path: Path):  # -> (view, job, site)
         first=EVIL, second="乙队", first_url=None, second_url=None, duplicates=(), diagnostics=(),
     )
     return view, job, site
+
+
+def _marked(moves: str, first: str, last: str) -> str:
+    head, *middle, tail = moves.split(";")
+    return ";".join([head + (f"MARK[{first}]" if first else ""), *middle, tail + (f"MARK[{last}]" if last else "")])
 
 
 def test_game_page_has_the_board_moves_and_data_of_its_view(tmp_path: Path) -> None:
@@ -262,3 +270,31 @@ def test_game_page_follows_a_template_that_shows_a_part_twice_or_not_at_all(tmp_
     once = twice.split("<hr>")[0]
     assert twice == f"{once}<hr>{once}" and once.count('<li class="q-move') == 9
     assert game_page(env.from_string("<p>{{ game.first }}</p>"), job, view, site) == b"<p>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>"
+
+
+def test_a_page_respliced_for_another_mark_is_the_page_rendered_for_it(tmp_path: Path) -> None:
+    from generator.render.pages import game_page, respliced
+
+    template = make_env(TEMPLATES).get_template("game.html")
+    old, job, site = _game_page_parts(tmp_path)
+    new, _, _ = _game_page_parts(tmp_path, ("-2", ""))
+    page = game_page(template, job, old, site)
+    again = respliced(page, old, new)
+    assert again == game_page(template, job, new, site) != page
+    assert "大劣" in again.decode() and "大好" not in again.decode()
+
+
+def test_a_page_is_not_respliced_when_more_than_the_parts_would_change(tmp_path: Path) -> None:
+    from generator.render.pages import game_page, respliced
+
+    env = make_env(TEMPLATES)
+    old, job, site = _game_page_parts(tmp_path)
+    new, _, _ = _game_page_parts(tmp_path, ("-2", ""))
+    # The last move's MARK is also a field of the view (viewer.final_mark), which a template may show.
+    last, _, _ = _game_page_parts(tmp_path, ("2", "1"))
+    page = game_page(env.get_template("game.html"), job, old, site)
+    assert respliced(page, old, last) is None
+    twice = game_page(env.from_string("{{ viewer.moves_html }}<hr>{{ viewer.moves_html }}"), job, old, site)
+    assert respliced(twice, old, new) is None  # which of the two would be the part?
+    other = game_page(env.get_template("game.html"), job, new, site)
+    assert respliced(other, old, new) is None  # not the page made from the old view

@@ -5,6 +5,7 @@ the worker that replayed its record, and every path gives the same site."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -249,7 +250,8 @@ def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(recor
     builder = _builder(tmp_path, records, jobs=2)
     builder.build()
     builder.wait()
-    # A new process, as `qipu build` after one edit: it draws no board, so it never imports svgwrite.
+    # A new process, as `qipu build` after one edit: it draws no board, so it
+    # never imports svgwrite; it swaps the page's parts, so it never imports Jinja.
     script = (
         "import sys\n"
         "from pathlib import Path\n"
@@ -257,21 +259,26 @@ def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(recor
         "from generator.config import load_config\n"
         f"root, content = Path({str(tmp_path)!r}), Path({str(records)!r})\n"
         "config, _ = load_config(None, root=root, content=content, output=root / 'site')\n"
-        "record = sorted(content.rglob('*.txt'))[0]\n"
-        "record.write_bytes(record.read_bytes().replace(b')', b')MARK[9]', 1))\n"  # its page changes
         "builder = Builder(config, jobs=2, cache_dir=root / 'cache')\n"
         "report = builder.build()\n"
         "builder.wait()\n"
-        "print(report.written, 'svgwrite' in sys.modules)\n"
+        "print(report.written, report.quick, 'svgwrite' in sys.modules, 'jinja2' in sys.modules)\n"
     )
-    original = {p: p.read_bytes() for p in sorted(records.rglob("*.txt"))[:1]}
+    # A record with three MARKs or more: an edit of its second leaves the last move's as it was.
+    record = next(p for p in sorted(records.rglob("*.txt")) if len(re.findall(rb"MARK\[", p.read_bytes())) > 2)
+    original = record.read_bytes()
+    second = list(re.finditer(rb"MARK\[(-?\d)\]", original))[1]
+    changed = b"-2" if second[1] != b"-2" else b"2"
     try:
+        record.write_bytes(original[: second.start(1)] + changed + original[second.end(1) :])
         done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
+        fresh = tmp_path / "fresh"
+        _builder(fresh, records, jobs=1).build()  # the edited archive built from nothing
     finally:
-        for path, data in original.items():
-            path.write_bytes(data)
-    written, imported = done.stdout.split()
-    assert int(written) >= 1 and imported == "False"
+        record.write_bytes(original)
+    written, quick, svgwrite, jinja = done.stdout.split()
+    assert int(written) >= 1 and quick == "True" and svgwrite == "False" and jinja == "False"
+    assert _tree(tmp_path / "site") == _tree(fresh / "site")
 
 
 def test_a_page_failing_in_a_worker_is_the_error_the_build_raises(

@@ -9,11 +9,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator.render import rows
+from generator.render import STATIC_DIR, TEMPLATES_DIR, rows
+from generator.render.rows import format_number
 from generator.render.viewer import json_for_script
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
-STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "static"
+__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "make_env"]
 
 
 def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinja2.Environment:
@@ -122,12 +122,3 @@ def _nav_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
         return known[root]
 
     return nav
-
-
-def format_number(value: float | int) -> str:
-    """Points and tie-breaks: ``3`` not ``3.0``, ``2.5`` stays."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)

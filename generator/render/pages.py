@@ -19,7 +19,7 @@ from generator import __version__, boards, games
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
 from generator.render import diagnostic_titles, urls
-from generator.render.env import format_number
+from generator.render.rows import format_number
 from generator.render.viewer import HTML_PARTS, ui_strings, viewer_parts
 
 if TYPE_CHECKING:  # the index is not needed to render a game page (a quick rebuild)
@@ -563,18 +563,64 @@ def game_page(template: Any, job: GameJob, view: Mapping[str, Any], site: SiteIn
     pieces = template.render(game(job, view, site)).encode("utf-8").split(_PREFIX_BYTES)
     if len(pieces) == 1:
         return pieces[0]
-    parts = view["viewer"]
     out: list[Any] = [pieces[0]]
     for piece in pieces[1:]:  # each: the key, NUL, then the page up to the next marker
         end = piece.index(b"\x00")
         key = piece[:end].decode("ascii")
-        html = parts[key]
-        out.append(html.replace(_STATIC_MARK, _static_bytes(view), 1) if key == "svg" else html)
+        out.append(_shown(view, key))
         out.append(memoryview(piece)[end + 1 :])  # not copied before the join
     return b"".join(out)
 
 
 _STATIC_MARK = boards.STATIC_MARK.encode("ascii")
+
+
+def respliced(page: bytes, old: Mapping[str, Any], new: Mapping[str, Any]) -> bytes | None:
+    """The game ``page`` made with the view ``old``, made again for the view ``new``; None if it cannot be.
+
+    Views that differ only in their finished HTML parts (a MARK value or a
+    comment edited) give the same page around those parts: everything
+    Jinja renders comes from the job, the site and the view's other fields.
+    Each old part, as :func:`game_page` put it there, is found in the page
+    and the new one takes its place. Not a page rendered: the one-record
+    rebuild that takes this way never loads Jinja. None when the other
+    fields differ, or a part is empty or not found exactly once (the
+    template shows it twice, or the page is not the one the view made):
+    then the page is rendered.
+    """
+    if _frame(old) != _frame(new):
+        return None
+    spots = []
+    for key in HTML_PARTS:
+        shown = _shown(old, key)
+        start = page.find(shown) if shown else -1
+        if start < 0 or page.find(shown, start + 1) >= 0:
+            return None
+        spots.append((start, start + len(shown), _shown(new, key)))
+    spots.sort()
+    out: list[Any] = []
+    at = 0
+    for start, end, replacement in spots:
+        if start < at:  # parts overlapping: not a page game_page() wrote
+            return None
+        out += (memoryview(page)[at:start], replacement)
+        at = end
+    out.append(memoryview(page)[at:])
+    return b"".join(out)
+
+
+def _frame(view: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """All of a view but its finished HTML parts: what the page around them is made from."""
+    return (
+        {key: value for key, value in view.items() if key != "viewer"},
+        {key: value for key, value in view["viewer"].items() if key not in HTML_PARTS},
+    )
+
+
+def _shown(view: Mapping[str, Any], key: str) -> bytes:
+    """An HTML part of the view as it is on the page (the board with its static drawing)."""
+    html = view["viewer"][key]
+    return html.replace(_STATIC_MARK, _static_bytes(view), 1) if key == "svg" else html
 
 
 def _static_bytes(view: Mapping[str, Any]) -> bytes:

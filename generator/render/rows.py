@@ -37,6 +37,15 @@ def escaped(value: Any) -> str:
     return escape(value)
 
 
+def format_number(value: float) -> str:
+    """Points and tie-breaks: ``3`` not ``3.0``, ``2.5`` stays."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 def _escaper() -> Callable[[Any], str]:
     """:func:`escaped` for the values of one table, the escaped ones remembered:
     the same team names and words recur row after row."""
