@@ -114,46 +114,10 @@ def _plies_json(plies: list[Ply]) -> str:
     The plies are most of a page's JSON and the encoder's cost is per value,
     so the common shape is written here: see :func:`_plain_ply_json`.
     """
-    text = _plain_plies_json(plies)
-    if text is not None:
-        return text
     out = []
     for ply in plies:
         text = _plain_ply_json(ply)
         out.append(_ENCODER.encode(_ply_data(ply)) if text is None else text)
-    return "[" + ",".join(out) + "]"
-
-
-def _plain_plies_json(plies: list[Ply]) -> str | None:
-    """:func:`_plain_ply_json` of every ply at once, or None if some ply is not plain.
-
-    The same checks, with the test of the strings made once over all of them
-    (one ``isprintable()`` of one joined string instead of one per operation):
-    the plies' JSON is the largest part of every game page.
-    """
-    try:
-        # TypeError: a label that is not a string, a number or a list in an operation.
-        strings = "".join([ply.label for ply in plies] + [s for ply in plies for op in ply.ops for s in op])
-    except TypeError:
-        return None
-    if not strings.isprintable() or '"' in strings or "\\" in strings:
-        return None
-    out: list[str] = []
-    append = out.append
-    for ply in plies:
-        ops, number, mark = ply.ops, ply.number, ply.mark
-        if ply.hidden or ply.visible_to is not None or not ops or type(number) is not int:
-            return None
-        for op in ops:
-            if type(op) is not list or not op:
-                return None
-        inner = '"],["'.join(map('","'.join, ops))
-        if mark is None:
-            append(f'{{"l":"{ply.label}","n":{number},"o":[["{inner}"]]}}')
-        elif type(mark) is int:
-            append(f'{{"l":"{ply.label}","m":{mark},"n":{number},"o":[["{inner}"]]}}')
-        else:
-            return None
     return "[" + ",".join(out) + "]"
 
 
