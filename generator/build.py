@@ -1030,11 +1030,12 @@ class Builder:
             before = jobs[event][n].key  # of the view the page was made from
             job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
-            page = self._respliced(job, before)
-            if page is None:
+            found_page = self._respliced(job, before)
+            if found_page is None:
                 todo.append((job, (rel,)))
             else:
-                spliced += write_if_changed(output / job.url, page, _MADE_DIRS)
+                page, on_disk = found_page
+                spliced += write_if_changed(output / job.url, page, _MADE_DIRS, current=on_disk)
                 downloads.append(rel)
         written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo)) if todo else []
         copied = sum(copy_if_changed(self._path_of(rel), output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
@@ -1049,23 +1050,25 @@ class Builder:
         report.unchanged = report.pages - report.written
         return True
 
-    def _respliced(self, job: pages.GameJob, before: str) -> bytes | None:
-        """The game page of ``job`` with its view's parts swapped in for those of the view ``before``.
+    def _respliced(self, job: pages.GameJob, before: str) -> tuple[bytes, bytes] | None:
+        """The game page of ``job`` with its view's parts swapped in for those of the view ``before``,
+        and the page on disk it was made from.
 
-        The page is the one the last build wrote from the view ``before``
-        (see pages.respliced). None when that cannot be done: a view no
-        longer in the cache, a page not there, views that differ in more
-        than their parts. The view of ``job`` was made in this process.
+        The page on disk is the one the last build wrote from the view
+        ``before`` (see pages.respliced). None when that cannot be done: a
+        view no longer in the cache, a page not there, views that differ in
+        more than their parts. The view of ``job`` was made in this process.
         """
         view = workers.kept.get(job.key)
         if view is None or before == job.key:
             return None
         try:
             old = self._views.get(before)
-            page = read_bytes(self.config.output_dir / job.url)
+            on_disk = read_bytes(self.config.output_dir / job.url)
         except (KeyError, OSError):
             return None
-        return pages.respliced(page, pickle.loads(old), pickle.loads(view))
+        page = pages.respliced(on_disk, pickle.loads(old), pickle.loads(view))
+        return None if page is None else (page, on_disk)
 
     def _reading(self) -> str:
         """Everything besides a record's own bytes that decides how it is read and replayed."""

@@ -33,6 +33,18 @@ def test_changed_file_is_replaced_and_no_temporary_file_stays(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["a.html"]
 
 
+def test_bytes_the_caller_just_read_are_not_read_again(tmp_path):
+    target = tmp_path / "a.html"
+    write_if_changed(target, b"old page")
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    assert write_if_changed(target, b"old page", current=b"old page") is False
+    assert target.stat().st_mtime_ns == 1_000_000_000
+    inode = target.stat().st_ino
+    assert write_if_changed(target, b"new page", current=b"old page") is True
+    assert target.read_bytes() == b"new page" and target.stat().st_ino != inode  # replaced atomically
+    assert [p.name for p in tmp_path.iterdir()] == ["a.html"]
+
+
 def test_half_written_file_from_a_dead_build_is_repaired(tmp_path):
     target = tmp_path / "a.html"
     page = b"<html>" + b"x" * 5000 + b"</html>"

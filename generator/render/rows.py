@@ -53,8 +53,10 @@ def _escaper() -> Callable[[Any], str]:
 
     def esc(value: Any) -> str:
         kind = type(value)
-        if kind is int or (kind is str and _special(value) is None):
-            return escaped(value)
+        if kind is str and _special(value) is None:
+            return value
+        if kind is int:
+            return str(value)
         text = memo.get(value)
         if text is None:
             text = memo[value] = escaped(value)

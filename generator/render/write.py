@@ -17,20 +17,28 @@ import os
 from pathlib import Path
 
 
-def write_if_changed(path: str | os.PathLike[str], data: bytes, made: set[str] | None = None) -> bool:
+def write_if_changed(
+    path: str | os.PathLike[str], data: bytes, made: set[str] | None = None, current: bytes | None = None
+) -> bool:
     """Write ``data`` to ``path`` atomically unless it already holds exactly that. True if written.
 
     ``made`` remembers folders already created, to spare a system call per
     file. Plain ``os`` calls rather than ``open()``: a build writes tens of
     thousands of files and Python's file objects add four system calls each.
+    ``current``: the file's bytes, when the caller has just read them (it
+    is not read again).
     """
     target = os.fspath(path)
     exists = True
-    try:
-        if os.stat(target).st_size == len(data) and read_bytes(target) == data:
+    if current is not None:
+        if current == data:
             return False
-    except FileNotFoundError:
-        exists = False
+    else:
+        try:
+            if os.stat(target).st_size == len(data) and read_bytes(target) == data:
+                return False
+        except FileNotFoundError:
+            exists = False
     folder, name = os.path.split(target)
     if made is None or folder not in made:
         os.makedirs(folder, exist_ok=True)
