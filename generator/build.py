@@ -458,7 +458,7 @@ _RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, 
 # workers forked earlier (_set_up).
 _WORKER: dict[str, Any] = {}
 _MADE_DIRS: set[str] = set()
-_UNSTORED: list[tuple[str, bytes]] = []  # views made here and not stored yet (_store_views)
+_UNSTORED: list[tuple[str, dict[str, Any]]] = []  # views made here and not stored yet (_store_views)
 
 
 def _views_here() -> ViewStore:
@@ -479,7 +479,10 @@ def _store_views(most: int | None = None) -> bool:
     some = _UNSTORED[start:]
     del _UNSTORED[start:]
     if some:
-        _views_here().put_many(some, shard=workers.index or 0)
+        # Pickled, not compressed: zlib took a tenth of a cold build (the cache
+        # holds about 20 kB per game instead of 5).
+        dumps, protocol = pickle.dumps, pickle.HIGHEST_PROTOCOL
+        _views_here().put_many([(key, dumps(view, protocol)) for key, view in some], shard=workers.index or 0)
     return bool(_UNSTORED)
 
 
@@ -511,10 +514,10 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
         processed.diagnostics.append(decode.renamed(rel))
     viewed = processed.replay is not None and bool(processed.code)
     if viewed:
-        # Pickled, not compressed: zlib took a tenth of a cold build (the cache
-        # holds about 20 kB per game instead of 5). Kept pickled too: half the
-        # memory of the live strings, for 30 µs to unpickle at rendering.
-        view = workers.kept[key] = pickle.dumps(pages.game_view(processed, _WORKER["site"]), pickle.HIGHEST_PROTOCOL)
+        # Kept as it is (its big parts are bytes already): pickled only to be
+        # stored, which waits for the worker's idle moments, and never
+        # unpickled to render the page here.
+        view = workers.kept[key] = pages.game_view(processed, _WORKER["site"])
         _UNSTORED.append((key, view))
         if workers.index is not None and _store_some_views not in workers.idle:
             workers.idle.append(_store_some_views)
@@ -529,11 +532,11 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
     if view is None:  # made by an earlier build, or by another worker: from the cache
         store = _views_here()
         try:
-            view = store.get(job.key)
+            raw = store.get(job.key)
         except KeyError:  # in a file another worker made after this one last looked
             store.close()
-            view = store.get(job.key)
-    view = pickle.loads(view)
+            raw = store.get(job.key)
+        view = pickle.loads(raw)
     page = pages.game_page(env.get_template("game.html"), job, view, site)
     written = write_if_changed(f"{output}/{job.url}", page, _MADE_DIRS)
     content, renamed = _WORKER["content"], _WORKER["renamed"]
@@ -1082,7 +1085,7 @@ class Builder:
             on_disk = read_bytes(self.config.output_dir / job.url)
         except (KeyError, OSError):
             return None
-        page = pages.respliced(on_disk, pickle.loads(old), pickle.loads(view))
+        page = pages.respliced(on_disk, pickle.loads(old), view)
         return None if page is None else (page, on_disk)
 
     def _reading(self) -> str:

@@ -6,7 +6,7 @@ record's replay prepared (board, viewer data, move list: tens of kilobytes).
 A process pool forgets everything between two maps, so every view used to
 travel to the parent and out to a renderer again, compressed on the way to
 spare memory: a sixth of a cold build's time. These workers are forked once
-per build and keep the views they made in their own memory (``kept``, pickled); the
+per build and keep the views they made in their own memory (``kept``); the
 render stage sends each page to the worker that holds its view.
 
 A worker can also be left work that may wait (``idle``): it runs while no
