@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator, Mapping
 
-from generator import __version__, boards, games, workers
+from generator import __version__, boards, decode, games, workers
 from generator.archive.summary import Summary
 from generator.cache import ViewStore
 from generator.config import Config
-from generator import decode
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256

@@ -104,8 +104,8 @@ class Workers:
         Each worker has more batches waiting while it works on one (see
         :data:`AHEAD`): with a single batch it idled for every round trip
         through the parent, a quarter of a second per worker over ten
-        thousand pages. A thread
-        sends the batches, so the parent always takes in results: were it
+        thousand pages. A thread sends the batches, so the parent always
+        takes in results: were it
         to block sending to a worker that blocks sending its results (pipes
         hold a few kilobytes on some systems), both would wait forever.
         """

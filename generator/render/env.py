@@ -9,11 +9,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator.render import STATIC_DIR, TEMPLATES_DIR, rows
+from generator.render import TEMPLATES_DIR, rows
 from generator.render.rows import format_number
 from generator.render.viewer import json_for_script
-
-__all__ = ["STATIC_DIR", "TEMPLATES_DIR", "make_env"]
 
 
 def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinja2.Environment:

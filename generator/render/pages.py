@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import functools
 import secrets
-
-from dataclasses import dataclass, field
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from markupsafe import Markup
