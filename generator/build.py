@@ -22,12 +22,13 @@ import dataclasses
 import functools
 import gc
 import hashlib
-import io
 import itertools
 import json
 import operator
 import os
 import pickle
+import shutil
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,15 +36,27 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from generator import __version__, boards, decode, games, workers
+from generator.scan import Found, Refused, classify_one, path_of, read_file, scan
 from generator.archive.summary import Summary
-from generator.cache import ViewStore
+from generator.cache import CacheDamaged, ViewStore, seal, unsealed
 from generator.config import Config
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256
 from generator.render import STATIC_DIR, TEMPLATES_DIR, pages, urls
 from generator.render.strings import strings as ui_strings
-from generator.render.write import copy_if_changed, read_bytes, remove_stale, write_if_changed
+from generator.render.write import (
+    ADOPTED,
+    MARKER,
+    OWNED,
+    claim_output,
+    copy_if_changed,
+    is_temporary,
+    listed,
+    read_bytes,
+    sweep,
+    write_if_changed,
+)
 
 # Imported where first needed: a quick rebuild (Builder._quick) uses none of
 # these, and Python's start-up and imports are most of its time.
@@ -60,9 +73,6 @@ POOL_THRESHOLD = 200
 RACY_NS = 2_000_000_000
 JOURNAL_LIMIT = 4 << 20  # bytes of state journal before the whole state is written again
 _GONE = object()
-ASSET_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"}
-PAGE_SUFFIXES = {".md", ".markdown"}
-TEMPORARY = ("~", ".swp", ".tmp")  # editors' and tools' files beside the records: never records
 
 
 @dataclass(slots=True)
@@ -87,16 +97,6 @@ class BuildReport:
     @property
     def warnings(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity == "warning")
-
-
-@dataclass(slots=True)
-class _Found:
-    records: list[tuple[str, str, os.stat_result]]  # relative path, full path, stat
-    pages: list[tuple[str, Path]]
-    assets: list[tuple[str, Path]]
-    # Relative paths (as shown, see decode.shown_name) of the files whose name
-    # on disk is not UTF-8 -> their full path on disk.
-    renamed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -184,129 +184,13 @@ class _CacheState:
     # (None: too recent to trust, see _folder_times): a folder whose time has
     # not changed since holds the same files, so the next build need not list it.
     folders: dict[str, tuple[int | None, int]] = field(default_factory=dict)  # and how many outputs it holds
+    # Output file -> (size, modification time, inode) once written: a file
+    # whose stamp changed was edited or replaced by hand, and is made again.
+    stamps: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     token: str = ""  # names this state: a journal entry applies to the state it names (Builder._save_state)
     # Records read again since the view cache was last pruned: at most that
     # many of its rows can be dead, so it is not counted before there are enough.
     unpruned: int = 0
-
-
-# os.scandir() takes a folder's descriptor on POSIX systems, not on Windows.
-_SCAN_BY_FD = os.scandir in os.supports_fd
-
-
-def scan(content: Path, exclude: Iterable[Path] = ()) -> _Found:
-    """Every file under the content folder, sorted; hidden files and folders skipped.
-
-    ``exclude`` names folders to pass over, such as the output folder when it
-    lies inside the content folder (``content = "."``). Uses ``os.scandir``:
-    a rebuild of a large archive is mostly this walk.
-    """
-    found = _Found([], [], [])
-    if not content.is_dir():
-        return found
-    skip = {os.path.realpath(p) for p in exclude}
-    records, pages, assets = found.records, found.pages, found.assets
-    sep = os.sep
-
-    def walk(folder: str, prefix: str, renamed: bool) -> None:
-        # The hot loop of a no-change rebuild: one stat per record, little else.
-        # Files first (most entries are), and _classify() and _suffix()
-        # inlined: a call per file was a third of this walk. Listed through
-        # a descriptor of the folder where the system allows it: each stat
-        # then looks up the name in that folder instead of walking the whole
-        # path again (a sixth less time for 10,000 records).
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY) if _SCAN_BY_FD else None
-        try:
-            with os.scandir(folder if fd is None else fd) as it:
-                for entry in it:
-                    name = entry.name
-                    # A surrogate escape (a name that is not UTF-8) is not printable:
-                    # the exact test is left to the rare names with other such characters.
-                    shown = name if name.isprintable() else decode.shown_name(name)
-                    if entry.is_file():
-                        if name[0] in ".~" or name.endswith(TEMPORARY):
-                            continue
-                        rel = prefix + shown
-                        path = f"{folder}{sep}{name}"
-                        if renamed or shown is not name:
-                            found.renamed[rel] = path
-                        dot = name.rfind(".")
-                        suffix = name[dot:].lower() if dot >= 0 else ""
-                        if suffix in PAGE_SUFFIXES:
-                            pages.append((rel, Path(path)))
-                        elif suffix in ASSET_SUFFIXES:
-                            assets.append((rel, Path(path)))
-                        else:
-                            records.append((rel, path, entry.stat()))
-                    elif entry.is_dir():
-                        path = f"{folder}{sep}{name}"
-                        if name[0] not in "._" and os.path.realpath(path) not in skip:
-                            walk(path, f"{prefix}{shown}/", renamed or shown is not name)
-        finally:
-            if fd is not None:
-                os.close(fd)
-
-    walk(str(content), "", False)
-    records.sort(key=lambda r: r[0])
-    # Pages and assets in the order of a walk through sorted folders (the navigation lists pages so).
-    pages.sort(key=lambda r: r[0].split("/"))
-    assets.sort(key=lambda r: r[0].split("/"))
-    return found
-
-
-def _suffix(name: str) -> str:
-    """What decides whether a file is a page, an asset or a record: ``.md``, ``.png``, ``.txt`` (lower case)."""
-    return name[name.rfind(".") :].lower() if "." in name else ""
-
-
-def _classify(found: _Found, rel: str, path: str, stat: Callable[[], os.stat_result]) -> None:
-    """A Markdown page, an asset to publish, or (anything else) a record."""
-    suffix = _suffix(rel[rel.rfind("/") + 1 :])
-    if suffix in PAGE_SUFFIXES:
-        found.pages.append((rel, Path(path)))
-    elif suffix in ASSET_SUFFIXES:
-        found.assets.append((rel, Path(path)))
-    else:
-        found.records.append((rel, path, stat()))
-
-
-def scan_one(path: Path, rel: str) -> _Found:
-    """One file, classified as :func:`scan` would (hidden and temporary files skipped).
-
-    ``rel``: its path relative to the content folder, as on disk.
-    """
-    found = _Found([], [], [])
-    name = path.name
-    if not (name.startswith((".", "~")) or name.endswith(TEMPORARY)):
-        shown = decode.shown_path(rel)
-        if shown != rel:
-            found.renamed[shown] = str(path)
-        _classify(found, shown, str(path), path.stat)
-    return found
-
-
-def _record_path(content: str | Path, renamed: Mapping[str, str], rel: str) -> str:
-    """Where the record the site names ``rel`` is on disk (see ``_Found.renamed``)."""
-    return renamed.get(rel) or f"{content}/{rel}"
-
-
-def _existing(output: Path) -> set[str]:
-    """Every file in the output folder, as paths relative to it."""
-    found: set[str] = set()
-
-    def walk(folder: str, prefix: str) -> None:
-        try:
-            entries = list(os.scandir(folder))
-        except FileNotFoundError:
-            return
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                walk(entry.path, f"{prefix}{entry.name}/")
-            else:
-                found.add(prefix + entry.name)
-
-    walk(str(output), "")
-    return found
 
 
 def _inputs_digest(settings: str, rels: list[str], records: dict[str, tuple[int, int, str]]) -> str:
@@ -351,12 +235,12 @@ def _replay_journal(state: _CacheState, journal: Path) -> int:
         data = journal.read_bytes()
     except OSError:
         return 0
-    stream = io.BytesIO(data)
     end = 0
-    while end < len(data):
+    while (found := unsealed(data, end)) is not None:
+        blob, after = found
         try:
-            version, parent, changes = pickle.load(stream)
-        except Exception:  # noqa: BLE001 - a damaged entry: keep what came before it
+            version, parent, changes = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - sealed but not ours to read (another Qipu): keep what came before
             break
         if version != _code_digest() or parent != state.token:
             break
@@ -371,7 +255,7 @@ def _replay_journal(state: _CacheState, journal: Path) -> int:
                 table.update(changed)
             else:
                 setattr(state, name, change)
-        end = stream.tell()
+        end = after
     return end
 
 
@@ -393,6 +277,11 @@ def _folder_times(
             counts[folder] = counts.get(folder, 0) + 1
     else:
         counts = {folder: count for folder, (_, count) in last.items()}
+    # Folders that hold only folders (games/) are watched too: a file added there changes their time.
+    for folder in list(counts):
+        while folder:
+            folder = folder.rpartition("/")[0]
+            counts.setdefault(folder, 0)
     root = os.fspath(output)
     recent = time.time_ns() - RACY_NS
     times: dict[str, tuple[int | None, int]] = {}
@@ -403,6 +292,44 @@ def _folder_times(
             mtime = None
         times[folder] = (mtime if mtime is not None and mtime < recent else None, count)
     return times
+
+
+# os.stat() takes a folder's descriptor and a name on POSIX systems, not on Windows.
+_STAT_BY_FD = os.stat in os.supports_dir_fd
+
+
+def _stat_outputs(output: Path, rels: Iterable[str]) -> dict[str, tuple[int, int, int] | None]:
+    """Each output file's (size, modification time, inode), None where it is missing or no regular file.
+
+    Stats each name in its folder through the folder's descriptor (see
+    scan): a check of twenty thousand files is a few tens of milliseconds.
+    """
+    by_folder: dict[str, list[str]] = {}
+    for rel in rels:
+        folder, _, name = rel.rpartition("/")
+        by_folder.setdefault(folder, []).append(name)
+    root = os.fspath(output)
+    found: dict[str, tuple[int, int, int] | None] = {}
+    for folder, names in by_folder.items():
+        path = f"{root}/{folder}" if folder else root
+        prefix = f"{folder}/" if folder else ""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0)) if _STAT_BY_FD else None
+        except OSError:
+            found.update((prefix + name, None) for name in names)
+            continue
+        try:
+            for name in names:
+                try:
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False) if fd is not None else os.lstat(f"{path}/{name}")
+                except OSError:
+                    found[prefix + name] = None
+                    continue
+                found[prefix + name] = (st.st_size, st.st_mtime_ns, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return found
 
 
 def _digest(*parts: object) -> str:
@@ -446,12 +373,23 @@ def summarize(p: Processed, key: str) -> Summary:
     )
 
 
+def refused_summary(rel: str, diagnostic: Diagnostic) -> Summary:
+    """A file in the content folder that was never read (see generator.scan): listed with why, never published."""
+    return Summary(
+        source=rel, sha256="", key="", code=None, event_key=event_key(rel), group=group_key(rel),
+        first=None, second=None, declared=None, declared_header=None, declared_name=None, computed=None,
+        rule=None, result=None, plies=0, moves=0, moves_key="", date=None, time=None, place=None,
+        event_name=None, diagnostics=(diagnostic,),
+    )
+
+
 # Work done in worker processes (generator.workers). A record's prepared view
 # stays in the worker that made it (workers.kept) until its game page is
 # rendered there; the worker also stores a copy in its own file of the cache.
 
-# relative path, full path, bytes (None: the worker reads them), encoding, options, folder metadata, settings digest
-_RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str]
+# relative path, full path, bytes (None: the worker reads them), encoding,
+# options, folder metadata, settings digest, limits (file bytes, plies)
+_RECORD_TASK = tuple[str, str, bytes | None, str | None, dict, Metadata | None, str, tuple[int, int]]
 # What the tasks need besides their arguments: site info, templates, folders,
 # the view cache. Set in the parent (and inherited by a fork) or sent to
 # workers forked earlier (_set_up).
@@ -503,14 +441,18 @@ def _process_task(task: _RECORD_TASK) -> tuple[bytes, bool, int | None]:
     Returns the record's summary pickled (as the build state keeps it),
     whether it has a view (a game page), and the worker keeping that view.
     """
-    rel, path, data, encoding, options, folder, settings = task
+    rel, path, data, encoding, options, folder, settings, (file_bytes, plies) = task
     if data is None:  # a record the last build did not know: read here, in parallel
-        data = read_bytes(path)
+        try:
+            data = read_file(path, file_bytes)
+        except Refused as refusal:  # swapped for a link or grown since the scan
+            return pickle.dumps(refused_summary(rel, refusal.diagnostic(rel)), pickle.HIGHEST_PROTOCOL), False, None
     digest = sha256(data)
     key = f"{digest[:40]}{settings[:16]}"
-    processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder)
-    if rel in _WORKER.get("renamed", ()):
-        processed.diagnostics.append(decode.renamed(rel))
+    processed = process(Source(rel, data, digest), encoding=encoding, options=options, folder=folder, plies=plies)
+    note = _WORKER.get("notes", {}).get(rel)
+    if note is not None:  # about its name (see scan.Found.notes)
+        processed.diagnostics.append(note)
     viewed = processed.replay is not None and bool(processed.code)
     if viewed:
         # Kept as it is (its big parts are bytes already): pickled only to be
@@ -534,16 +476,27 @@ def _render_game_task(task: tuple[pages.GameJob, tuple[str, ...]]) -> tuple[str,
             raw = store.get(job.key)
         except KeyError:  # in a file another worker made after this one last looked
             store.close()
-            raw = store.get(job.key)
-        view = pickle.loads(raw)
+            try:
+                raw = store.get(job.key)
+            except KeyError:  # gone or damaged: the build starts again without the cache
+                raise CacheDamaged(f"the view of {job.source} is not in the cache") from None
+        try:
+            view = pickle.loads(raw)
+        except Exception as error:  # noqa: BLE001 - passed its check, yet not a view of this Qipu
+            raise CacheDamaged(f"the view of {job.source} cannot be read") from error
     page = pages.game_page(env.get_template("game.html"), job, view, site)
     written = write_if_changed(f"{output}/{job.url}", page, _MADE_DIRS)
-    content, renamed = _WORKER["content"], _WORKER["renamed"]
-    copied = tuple(
-        rel for rel in copies
-        if copy_if_changed(_record_path(content, renamed, rel), f"{output}/{urls.record_file(rel)}", _MADE_DIRS)
-    )
+    content, located = _WORKER["content"], _WORKER["located"]
+    copied = tuple(rel for rel in copies if _publish(path_of(content, located, rel), f"{output}/{urls.record_file(rel)}"))
     return job.url, written, copied
+
+
+def _publish(record: str, target: str) -> bool:
+    """Offer a record for download (see copy_if_changed); False when it is no longer a regular file."""
+    try:
+        return copy_if_changed(record, target, _MADE_DIRS)
+    except OSError:  # removed or made a link since the scan: not published (the next build sees it)
+        return False
 
 
 def _render_page_task(index: int) -> tuple[str, bool]:
@@ -580,7 +533,7 @@ class Builder:
         self.config = config
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.strict = strict
-        self.cache_dir = cache_dir or (config.root / ".qipu-cache")
+        self.cache_dir = cache_dir or config.cache_dir
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir)
         self._views_cleared = False  # the last records pass emptied the view cache: nothing in it to prune
@@ -588,7 +541,7 @@ class Builder:
         self._homes: dict[str, int] = {}  # view key -> the worker keeping that view
         self._indexer: Indexer | None = None  # made on the first full build: a quick one needs none
         self._theme = ""  # digest of templates and static files, taken at the start of each build
-        self._found: _Found | None = None  # the last scan, updated from `changed` by serve
+        self._found: Found | None = None  # the last scan, updated from `changed` by serve
         # True once a build of this Builder wrote the output folder and nothing
         # since made it look again (`qipu serve`): its state says what is there.
         self._wrote_output = False
@@ -599,48 +552,54 @@ class Builder:
         self._journal_end = 0  # the journal's length when this Builder last read or wrote it
         self._parts: dict[str, tuple[tuple, _EventPart]] = {}
 
-    def _scan(self, changed: Iterable[Path] | None) -> tuple[_Found, Callable[[str], bool]]:
-        """This build's files, and which records are known not to have changed."""
+    def _scan(self, changed: Iterable[Path] | None) -> tuple[Found, Callable[[str], bool]]:
+        """This build's files, and which records are known not to have changed.
+
+        ``changed``: the files saved since the last build (``qipu serve``);
+        only those are looked at again, unless one is a folder, a link or a
+        name that is not UTF-8, which only a whole walk classifies rightly.
+        """
         content = self.config.content_dir
         known = self._found
-        rels: set[str] = set()  # the changed files, as shown
-        on_disk: dict[str, str] = {}  # ... and as named on disk
+        rels: set[str] = set()
         if changed is not None and known is not None:
+            root = os.path.realpath(content)
             files = {r[0] for r in known.records} | {p[0] for p in known.pages} | {a[0] for a in known.assets}
             for path in changed:
-                try:
-                    rel = Path(path).resolve().relative_to(content.resolve()).as_posix()
-                except ValueError:
+                rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+                if rel.startswith("../") or rel == "..":
                     continue  # a template or site.toml: no file of the content changed
-                shown = decode.shown_path(rel)
-                gone_folder = not Path(path).exists() and shown not in files  # a folder moved or deleted
-                if Path(path).is_dir() or gone_folder or not rel or rel.split("/")[0].startswith((".", "_")):
-                    rels = set()
-                    known = None  # a folder changed: walk everything
+                gone_folder = not os.path.lexists(path) and rel not in files and rel not in known.refused
+                if (
+                    rel == "." or os.path.isdir(path) or os.path.islink(path) or gone_folder
+                    or rel.split("/")[0].startswith((".", "_")) or decode.shown_path(rel) != rel
+                ):
+                    known = None  # walk everything
                     break
-                rels.add(shown)
-                on_disk[shown] = rel
+                rels.add(rel)
         if changed is None or known is None:
-            self._found = scan(content, [self.config.output_dir])
+            self._found = scan(content, [self.config.output_dir], self.config.file_bytes)
             self._wrote_output, self._listed = False, None
             return self._found, lambda rel: False
-        found = _Found(
+        found = Found(
             [r for r in known.records if r[0] not in rels],
             [p for p in known.pages if p[0] not in rels],
             [a for a in known.assets if a[0] not in rels],
-            {shown: path for shown, path in known.renamed.items() if shown not in rels},
+            {rel: path for rel, path in known.located.items() if rel not in rels},
+            {rel: note for rel, note in known.notes.items() if rel not in rels},
+            {rel: why for rel, why in known.refused.items() if rel not in rels},
         )
-        for shown in sorted(rels):
-            path = content / on_disk[shown]
-            if path.is_file():
-                one = scan_one(path, on_disk[shown])
-                found.records += one.records
-                found.pages += one.pages
-                found.assets += one.assets
-                found.renamed.update(one.renamed)
+        for rel in sorted(rels):
+            one = classify_one(content, rel, self.config.file_bytes)
+            found.records += one.records
+            found.pages += one.pages
+            found.assets += one.assets
+            found.located.update(one.located)
+            found.notes.update(one.notes)
+            found.refused.update(one.refused)
         found.records.sort(key=lambda r: r[0])
-        found.pages.sort()
-        found.assets.sort()
+        found.pages.sort(key=lambda r: r[0].split("/"))
+        found.assets.sort(key=lambda r: r[0].split("/"))
         self._found = found
         return found, lambda rel: rel not in rels
 
@@ -660,8 +619,10 @@ class Builder:
             self._state = _CacheState()
             path = self._state_file()
             try:
-                with open(path, "rb") as handle:
-                    version, state = pickle.load(handle)
+                found = unsealed(read_bytes(path))
+                if found is None:  # cut short, zeroed or flipped: start afresh (see cache.seal)
+                    raise ValueError("damaged")
+                version, state = pickle.loads(found[0])
                 if version == _code_digest():
                     self._journal_end = _replay_journal(state, path.with_suffix(".journal"))
                     self._state, self._on_file = state, state.token
@@ -672,8 +633,8 @@ class Builder:
                     # still deleted. Their keys cannot match this version's pages
                     # (they digest the code), so every page is rendered again.
                     self._state = _CacheState(outputs=dict(state.outputs))
-            except (OSError, pickle.PickleError, EOFError, ValueError, TypeError, AttributeError):
-                pass
+            except Exception:  # noqa: BLE001 - missing, damaged or another Qipu's: start afresh
+                self._state = _CacheState()
         return self._state
 
     def _save_state(self, state: _CacheState, previous: _CacheState) -> None:
@@ -693,7 +654,7 @@ class Builder:
                 size = 0
             # Another process may have written since this one read: then start afresh.
             if size == self._journal_end and size < JOURNAL_LIMIT:
-                entry = pickle.dumps((_code_digest(), previous.token, _changes(previous, state)), pickle.HIGHEST_PROTOCOL)
+                entry = seal(pickle.dumps((_code_digest(), previous.token, _changes(previous, state)), pickle.HIGHEST_PROTOCOL))
                 with open(journal, "ab") as handle:
                     handle.write(entry)
                 self._on_file, self._journal_end = state.token, size + len(entry)
@@ -701,7 +662,7 @@ class Builder:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as handle:
-            pickle.dump((_code_digest(), state), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(seal(pickle.dumps((_code_digest(), state), protocol=pickle.HIGHEST_PROTOCOL)))
         os.replace(tmp, path)
         # The journal's entries follow the state replaced: they no longer apply (nor would they, by token).
         journal.unlink(missing_ok=True)
@@ -718,7 +679,7 @@ class Builder:
         return None
 
     def process_records(
-        self, found: _Found, state: _CacheState, trusted: Callable[[str], bool] = lambda rel: False
+        self, found: Found, state: _CacheState, trusted: Callable[[str], bool] = lambda rel: False
     ) -> tuple[dict[str, tuple[int, int, str]], _Pickled, list[str]]:
         """Every record's key and summary, from the cache where the inputs did not change.
 
@@ -738,6 +699,7 @@ class Builder:
         fresh: dict[str, tuple[int, int, str]] = {}
         tasks: list[_RECORD_TASK] = []
         stats: dict[str, os.stat_result] = {}
+        limits = (self.config.file_bytes, self.config.plies)
         for rel, path, st in found.records:
             old = known.get(rel)
             if old is not None and (
@@ -752,7 +714,10 @@ class Builder:
                 # Everything that shapes a record's cached view besides its bytes and path.
                 options_by_event[event] = (
                     opts,
-                    _digest(_code_digest(), self.config.language, sorted((k, sorted(v.items())) for k, v in opts.items())),
+                    _digest(
+                        _code_digest(), self.config.language, self.config.plies,
+                        sorted((k, sorted(v.items())) for k, v in opts.items()),
+                    ),
                 )
             options, options_digest = options_by_event[event]
             encoding = self.config.encoding_for(rel)
@@ -768,13 +733,17 @@ class Builder:
                 continue
             data = None
             if old:  # known before: perhaps only touched, same bytes
-                data = read_bytes(path)
-                key = f"{sha256(data)[:40]}{settings[:16]}"
-                if old[2] == key and self._views.has(key):
-                    fresh[rel] = (st.st_size, st.st_mtime_ns, key)
-                    continue
+                try:
+                    data = read_file(path, limits[0])
+                except Refused:
+                    data = None  # the task reads it again and says why
+                else:
+                    key = f"{sha256(data)[:40]}{settings[:16]}"
+                    if old[2] == key and self._views.has(key):
+                        fresh[rel] = (st.st_size, st.st_mtime_ns, key)
+                        continue
             stats[rel] = st
-            tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings))
+            tasks.append((rel, path, data, encoding, options, self.folder_meta(event), settings, limits))
         self._views_cleared = bool(tasks) and not fresh
         if self._views_cleared:
             # Every record is read again (a new Qipu, new rule options for all):
@@ -783,7 +752,7 @@ class Builder:
             self._views.clear()
         summaries = state.summaries.carried(fresh.keys())
         _WORKER["site"] = self._site_info(None, [])
-        _WORKER["renamed"] = found.renamed
+        _WORKER["notes"] = found.notes
         _WORKER["views_path"] = self._views.folder
 
         def arrived(result: tuple[bytes, bool, int | None]) -> None:
@@ -901,17 +870,44 @@ class Builder:
 
         A build makes millions of small objects that live until it ends and
         form no cycles worth collecting; a collector pass would walk them all.
+        A cache found damaged on the way (a view that fails its check, say)
+        is thrown away, and the build starts again as a fresh one.
         """
         enabled = gc.isenabled()
         gc.disable()
         try:
-            report = self._build(changed)
+            try:
+                report = self._build(changed)
+            except (CacheDamaged, workers.WorkerError) as error:
+                if isinstance(error, workers.WorkerError) and error.kind != CacheDamaged.__name__:
+                    raise
+                self._end_workers()
+                self.discard_cache()
+                report = self._build(None)
             self._end_workers(store=True)  # if the pages did not end them: --strict stopped first
             return report
         finally:
             self._end_workers()  # when a task failed
             if enabled:
                 gc.enable()
+
+    def discard_cache(self) -> None:
+        """Forget all the cache holds (``qipu build --clean``, or a damaged cache).
+
+        The next build reads every record and renders every page, and
+        compares each with the file in the output folder: the site it leaves
+        is what a build into an empty folder makes.
+        """
+        self.wait()
+        self._views.clear()
+        state = self._state_file()
+        for path in (state, state.with_suffix(".journal"), state.with_suffix(".tmp")):
+            path.unlink(missing_ok=True)
+        shutil.rmtree(self.cache_dir / "templates", ignore_errors=True)
+        self._state, self._found, self._indexer, self._env = None, None, None, None
+        self._parts = {}
+        self._wrote_output, self._listed = False, None
+        self._on_file, self._journal_end = "", 0
 
     def _build(self, changed: Iterable[Path] | None = None) -> BuildReport:
         """Build the site; returns what happened. Never raises for bad records.
@@ -924,29 +920,36 @@ class Builder:
         report = BuildReport()
         self.wait()
         state = self._load_state()
+        # Files edited, replaced or deleted by hand since the last build wrote
+        # them (a new process only: `qipu serve` knows what it left there).
+        damaged = set() if self._wrote_output else self._damaged(state)
         scanned_ns = time.time_ns()
         found, trusted = self._scan(changed)
         report.timings["scan"] = time.perf_counter() - started
         records, summaries, reparsed = self.process_records(found, state, trusted)
+        # A download is a hard link to its record (copy_if_changed): a record
+        # edited in place changes it too, and it is published again anyway.
+        damaged.difference_update(urls.record_file(rel) for rel in reparsed)
         report.records, report.reparsed = len(records), len(reparsed)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
         self._theme = _theme_digest()  # read once per build: the inputs digest and the page keys use it
         settings = self._settings(found)
         inputs = _inputs_digest(settings, [rel for rel, _, _ in found.records], records)
         fresh = _CacheState(records, summaries, inputs=inputs, settings=settings, scanned_ns=scanned_ns, reading=self._reading())
-        if not reparsed and inputs == state.inputs and self._outputs_intact(state):
+        if not reparsed and not damaged and inputs == state.inputs and self._outputs_intact(state):
             # Nothing the site is made from changed, and every file it wrote is there.
             report.games, report.diagnostics = state.games, list(state.diagnostics)
             report.pages = report.unchanged = len(state.outputs)
             report.published = not (self.strict and report.errors)
             report.seconds = time.perf_counter() - started
             return report
-        report.quick = self._quick(state, fresh, reparsed, report)
+        report.quick = not damaged and self._quick(state, fresh, reparsed, report)
         if report.quick:
             report.timings["game pages"] = time.perf_counter() - started - sum(report.timings.values())
-        elif not self._full(found, state, fresh, report):
+        elif not self._full(found, state, fresh, report, damaged):
             report.seconds = time.perf_counter() - started
             return report  # --strict and errors: nothing written
+        fresh.stamps = self._stamps(state, fresh, damaged)
         fresh.boards = boards.drawings()  # the ones drawn in this process, and those the state brought
         # Every file is written: now the output folders' times mean something.
         same = report.quick and state.folders and fresh.outputs.keys() == state.outputs.keys()
@@ -971,12 +974,20 @@ class Builder:
         report.timings["finish"] = report.seconds - sum(report.timings.values())
         return report
 
-    def _full(self, found: _Found, state: _CacheState, fresh: _CacheState, report: BuildReport) -> bool:
-        """Index the archive and write every page whose inputs changed; False if --strict refused."""
+    def _full(self, found: Found, state: _CacheState, fresh: _CacheState, report: BuildReport, damaged: set[str]) -> bool:
+        """Index the archive and write every page whose inputs changed; False if --strict refused.
+
+        Written too: every file in ``damaged`` (changed by hand). Then every
+        file the site no longer has is removed (write.sweep): the files the
+        last build wrote, temporary files, and in a folder Qipu owns
+        (write.claim_output) any file in the site's own places
+        (urls.is_site_path), such as a page a killed build wrote.
+        """
         from generator.archive.index import Indexer
 
         started = time.perf_counter()
         summaries = [fresh.summaries[rel] for rel, _, _ in found.records]
+        summaries += [refused_summary(rel, why) for rel, why in found.refused.items()]
         if self._indexer is None:
             self._indexer = Indexer()
         archive = self._indexer.index(summaries, self.config)
@@ -986,12 +997,16 @@ class Builder:
         if self.strict and report.errors:
             report.published = False
             return False
-        outputs = self._write_site(archive, found, state, fresh, report.timings)
+        output = self.config.output_dir
+        owned = claim_output(output, force=True)[0]
+        outputs = self._write_site(archive, found, state, fresh, report.timings, damaged, owned)
         fresh.outputs = {path: key for path, (key, _) in outputs.items()}
         report.pages = len(outputs)
         report.written = sum(1 for _, written in outputs.values() if written)
         report.unchanged = report.pages - report.written
-        report.removed = remove_stale(self.config.output_dir, set(outputs), set(state.outputs))
+        on_disk = set(self._on_disk())
+        candidates = {rel for rel in on_disk if is_temporary(rel) or (owned and urls.is_site_path(rel))}
+        report.removed = sweep(output, set(outputs), candidates | state.outputs.keys())
         return True
 
     def _quick(self, state: _CacheState, fresh: _CacheState, reparsed: list[str], report: BuildReport) -> bool:
@@ -1055,7 +1070,7 @@ class Builder:
                 spliced += write_if_changed(output / job.url, page, _MADE_DIRS, current=on_disk)
                 downloads.append(rel)
         written = self._render_games(todo, self._render_setup(pickle.loads(state.site)), len(todo)) if todo else []
-        copied = sum(copy_if_changed(self._path_of(rel), output / urls.record_file(rel), _MADE_DIRS) for rel in downloads)
+        copied = sum(_publish(self._path_of(rel), f"{output}/{urls.record_file(rel)}") for rel in downloads)
         fresh.outputs = outputs
         fresh.games, fresh.diagnostics = state.games, state.diagnostics
         fresh.jobs = {**state.jobs, **{event: pickle.dumps(js, pickle.HIGHEST_PROTOCOL) for event, js in jobs.items()}}
@@ -1093,43 +1108,95 @@ class Builder:
         return _digest(_code_digest(), config.language, config.site_fingerprint(), sorted(config.encodings.items()))
 
     def _outputs_intact(self, state: _CacheState) -> bool:
-        """Whether every file the last build wrote is still in the output folder.
+        """Whether the output folder holds exactly the files the last build wrote, and no link.
 
         Under ``qipu serve`` this Builder knows what it left there. A new
         process looks at folder times instead of listing twenty thousand
         files: a file deleted, added or renamed in a folder changes its time.
-        Only folders whose time changed, or was too recent to trust, are listed.
+        Only folders whose time changed, or was too recent to trust, are
+        listed; a file there that the last build did not write (a page of a
+        build killed before it saved its state, a file put there by hand),
+        a link or a missing file sends the build down the full path, which
+        removes or writes it. Files outside the site's own places (a CNAME)
+        are the organiser's, and left alone.
         """
         if self._wrote_output:
             return True
         if not state.folders:  # a state without folder times
-            return self._on_disk() >= state.outputs.keys()
-        output, outputs = os.fspath(self.config.output_dir), state.outputs
-        for folder, (mtime, count) in state.folders.items():
-            path = f"{output}/{folder}"
+            return False
+        output, outputs, folders = os.fspath(self.config.output_dir), state.outputs, state.folders
+        for folder, (mtime, count) in folders.items():
+            path = f"{output}/{folder}" if folder else output
             try:
-                if mtime is not None and os.stat(path).st_mtime_ns == mtime:
+                if mtime is not None and os.lstat(path).st_mtime_ns == mtime:
                     continue
                 prefix = f"{folder}/" if folder else ""
-                # As many of the files listed as the last build wrote there.
-                if sum(1 for name in os.listdir(path) if prefix + name in outputs) != count:
+                held = 0
+                with os.scandir(path) as entries:
+                    for entry in entries:
+                        rel = prefix + entry.name
+                        if entry.is_symlink():
+                            return False
+                        if entry.is_dir(follow_symlinks=False):
+                            if rel not in folders and urls.is_site_path(rel + "/"):
+                                return False
+                        elif rel in outputs:
+                            held += 1
+                        elif is_temporary(rel) or urls.is_site_path(rel):
+                            return False
+                if held != count:
                     return False
             except OSError:
-                return False  # the folder is gone
+                return False  # the folder is gone, or is no folder
         return True
 
     def _on_disk(self) -> AbstractSet[str]:
-        """The output folder's files: as this Builder left them (`qipu serve`), else listed once per build."""
+        """The output folder's files: as this Builder left them (`qipu serve`), else listed once per build.
+
+        Links found in the listing are removed at once, before anything is
+        written: a page must never be written through a link (site/games -> /etc).
+        """
         if self._wrote_output and self._state is not None:
             return self._state.outputs.keys()
         if self._listed is None:
-            self._listed = _existing(self.config.output_dir)
+            files, links = listed(self.config.output_dir)
+            for rel in links:
+                try:
+                    os.unlink(self.config.output_dir / rel)
+                except FileNotFoundError:
+                    pass
+            self._listed = files
         return self._listed
 
-    def _settings(self, found: _Found) -> str:
+    def _damaged(self, state: _CacheState) -> set[str]:
+        """The output files the last build wrote whose stamp has changed since: edited, replaced or deleted."""
+        if not state.outputs:
+            return set()
+        now = _stat_outputs(self.config.output_dir, state.outputs.keys())
+        stamps = state.stamps
+        return {rel for rel, stamp in now.items() if stamp is None or stamps.get(rel) != stamp}
+
+    def _stamps(self, state: _CacheState, fresh: _CacheState, damaged: set[str]) -> dict[str, tuple[int, int, int]]:
+        """Every output file's stamp: taken again for the files this build may have written."""
+        old_keys, old_stamps = state.outputs, state.stamps
+        stamps: dict[str, tuple[int, int, int]] = {}
+        again = []
+        for rel, key in fresh.outputs.items():
+            stamp = old_stamps.get(rel)
+            if stamp is None or old_keys.get(rel) != key or rel in damaged:
+                again.append(rel)
+            else:
+                stamps[rel] = stamp
+        for rel, stamp in _stat_outputs(self.config.output_dir, again).items():
+            if stamp is not None:
+                stamps[rel] = stamp
+        return stamps
+
+    def _settings(self, found: Found) -> str:
         """One digest of everything the site is made from besides the records."""
         files = [(rel, st.st_size, st.st_mtime_ns) for rel, p in found.pages + found.assets for st in (p.stat(),)]
-        return _digest(_code_digest(), self._theme, self.config.site_fingerprint(), files)
+        limits = (self.config.file_bytes, self.config.plies)
+        return _digest(_code_digest(), self._theme, self.config.site_fingerprint(), files, found.fingerprint(), limits)
 
     # -- rendering and writing ----------------------------------------------
 
@@ -1146,11 +1213,20 @@ class Builder:
         )
 
     def _write_site(
-        self, archive: Archive, found: _Found, state: _CacheState, fresh: _CacheState, timings: dict[str, float]
+        self,
+        archive: Archive,
+        found: Found,
+        state: _CacheState,
+        fresh: _CacheState,
+        timings: dict[str, float],
+        damaged: set[str],
+        owned: bool,
     ) -> dict[str, tuple[str, bool]]:
         """Produce every output file; returns output path -> (key, written).
 
-        Also leaves in ``fresh`` what a later quick rebuild needs (see :meth:`_quick`).
+        A file is made again when its key changed, when it is missing, or
+        when it is in ``damaged``. Also leaves in ``fresh`` what a later
+        quick rebuild needs (see :meth:`_quick`).
         """
         from generator.render.markdown import render_markdown
 
@@ -1160,13 +1236,17 @@ class Builder:
         setup_started = time.perf_counter()
         results: dict[str, tuple[str, bool]] = {}
         theme = self._theme
-        existing = self._on_disk()
+        existing = self._on_disk() - damaged
 
         def emit(path: str, key: str, produce: Callable[[], bytes]) -> None:
             if state.outputs.get(path) == key and path in existing:
                 results[path] = (key, False)
                 return
-            results[path] = (key, write_if_changed(output / path, produce(), _MADE_DIRS))
+            try:
+                data = produce()
+            except Refused:  # swapped for a link or grown since the scan: not published
+                return
+            results[path] = (key, write_if_changed(output / path, data, _MADE_DIRS))
 
         md_pages = []
         md_sources: list[tuple[str, str, str, str]] = []
@@ -1183,7 +1263,10 @@ class Builder:
             return resolve
 
         for rel, path in found.pages:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            try:
+                text = read_file(path, config.file_bytes).decode("utf-8", errors="replace")
+            except Refused:  # swapped for a link or grown since the scan
+                continue
             title, html = render_markdown(text, fallback_title=PurePosixPath(rel).stem, link=md_link(rel))
             url = urls.markdown_page(page_slugs[str(PurePosixPath(rel).with_suffix(""))])
             md_pages.append((rel, title, url))
@@ -1291,16 +1374,19 @@ class Builder:
         try:
             # Original records for download, static files, machine-readable data.
             for rel, path, _ in found.records:
-                if urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
-                    emit(urls.record_file(rel), by_source[rel].sha256, lambda path=path: read_bytes(path))
+                sha = by_source[rel].sha256
+                if sha and urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
+                    emit(urls.record_file(rel), sha, lambda path=path: read_file(path, config.file_bytes))
             for rel, path in found.assets:
                 st = path.stat()
-                emit(f"files/{rel}", _digest(st.st_size, st.st_mtime_ns), path.read_bytes)
+                emit(urls.asset_file(rel), _digest(st.st_size, st.st_mtime_ns), lambda path=path: read_file(path, config.file_bytes))
             for path in sorted(STATIC_DIR.rglob("*")):
                 if path.is_file():
                     rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
                     emit(rel, _digest(theme, rel), path.read_bytes)
             emit(".nojekyll", "nojekyll", lambda: b"")
+            marker = OWNED if owned else ADOPTED
+            emit(MARKER, _digest(marker), lambda: marker)
             emit(urls.GAMES_JSONL, everything, lambda: b"".join(parts[e.key].jsonl for e in archive.events))
             fresh.jobs = {key: part.pickled() for key, part in parts.items()}
             fresh.site = pickle.dumps(site, pickle.HIGHEST_PROTOCOL)
@@ -1314,12 +1400,12 @@ class Builder:
         fresh.compared = frozenset(compared_files)
         return results
 
-    def _renamed(self) -> dict[str, str]:
-        return self._found.renamed if self._found is not None else {}
+    def _located(self) -> dict[str, str]:
+        return self._found.located if self._found is not None else {}
 
     def _path_of(self, rel: str) -> str:
         """Where the record the site names ``rel`` is on disk."""
-        return _record_path(self.config.content_dir, self._renamed(), rel)
+        return path_of(self.config.content_dir, self._located(), rel)
 
     def _render_setup(self, site: pages.SiteInfo) -> dict[str, Any]:
         """What rendering game pages needs, for this process and for workers."""
@@ -1327,7 +1413,7 @@ class Builder:
             "site": site,
             "output": self.config.output_dir,
             "content": self.config.content_dir,
-            "renamed": self._renamed(),
+            "located": self._located(),
             "views_path": self._views.folder,
             "templates": self.cache_dir / "templates",
         }
@@ -1349,7 +1435,7 @@ class Builder:
 
         def read(rel: str) -> Processed:
             if rel not in processed:
-                data = read_bytes(self._path_of(rel))
+                data = read_file(self._path_of(rel), self.config.file_bytes)
                 event = event_key(rel)
                 processed[rel] = process(
                     Source(rel, data, sha256(data)),

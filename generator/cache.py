@@ -15,11 +15,52 @@ reader looks for a key in each file; there are as many as the build had workers.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from collections.abc import Iterable
+import struct
+import zlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _PREFIX = "views-"
+
+# Everything the cache holds is checked before it is believed: a file cut
+# short, zeroed or with a flipped bit (a full disk, a killed build, a bad
+# sector) is thrown away and made again, never unpickled as it is.
+_SEAL = struct.Struct("<Q32s")  # length and SHA-256 of what follows
+
+
+class CacheDamaged(Exception):
+    """Something in the cache failed its check: the build throws the cache away and starts afresh."""
+
+
+def seal(blob: bytes) -> bytes:
+    """``blob`` behind its length and digest (see :func:`unsealed`)."""
+    return _SEAL.pack(len(blob), hashlib.sha256(blob).digest()) + blob
+
+
+def unsealed(data: bytes, start: int = 0) -> tuple[bytes, int] | None:
+    """The blob sealed at ``start`` and where the next one begins; None where damaged or cut short."""
+    end = start + _SEAL.size
+    if len(data) < end:
+        return None
+    size, digest = _SEAL.unpack_from(data, start)
+    blob = data[end : end + size]
+    if len(blob) != size or hashlib.sha256(blob).digest() != digest:
+        return None
+    return blob, end + size
+
+
+def sealed_blobs(data: bytes) -> Iterator[bytes]:
+    """Each sealed blob in ``data`` in turn, up to the first damaged one."""
+    at = 0
+    while at < len(data) and (found := unsealed(data, at)) is not None:
+        blob, at = found
+        yield blob
+
+
+def _crc(blob: bytes) -> bytes:
+    return struct.pack("<I", zlib.crc32(blob))
 
 
 class ViewStore:
@@ -39,7 +80,8 @@ class ViewStore:
                 db = _open(path)
             except sqlite3.DatabaseError:
                 # A damaged cache is thrown away, never trusted.
-                path.unlink(missing_ok=True)
+                for stale in self.folder.glob(f"{path.name}*"):
+                    stale.unlink(missing_ok=True)
                 db = _open(path)
             self._dbs[shard] = db
         return db
@@ -58,20 +100,44 @@ class ViewStore:
         return {row[0] for db in self._all() for row in db.execute("SELECT key FROM views")}
 
     def get(self, key: str) -> bytes:
-        for db in self._all():
-            row = db.execute("SELECT blob FROM views WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                return row[0]
+        """The view stored under ``key``; KeyError when there is none, or it failed its check.
+
+        Each blob carries a CRC-32 of itself (put_many): a view damaged on
+        disk is a miss, never a wrong page. A file SQLite finds damaged is
+        thrown away whole (:meth:`clear`), and every view is a miss.
+        """
+        try:
+            for db in self._all():
+                row = db.execute("SELECT blob FROM views WHERE key = ?", (key,)).fetchone()
+                if row is not None:
+                    blob = row[0]
+                    if isinstance(blob, bytes) and len(blob) >= 4 and _crc(blob[4:]) == blob[:4]:
+                        return blob[4:]
+                    break
+        except sqlite3.DatabaseError:
+            self.clear()
         raise KeyError(key)
 
     def has(self, key: str) -> bool:
-        return any(db.execute("SELECT 1 FROM views WHERE key = ?", (key,)).fetchone() for db in self._all())
+        try:
+            return any(db.execute("SELECT 1 FROM views WHERE key = ?", (key,)).fetchone() for db in self._all())
+        except sqlite3.DatabaseError:
+            self.clear()
+            return False
 
     def put_many(self, items: Iterable[tuple[str, bytes]], shard: int = 0) -> None:
         """Store views in the shard of this process (a worker's number; 0 outside workers)."""
-        db = self._conn(shard)
-        with db:
-            db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", items)
+        rows = [(key, _crc(blob) + blob) for key, blob in items]
+        try:
+            db = self._conn(shard)
+            with db:
+                db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", rows)
+        except sqlite3.DatabaseError:
+            # Damaged since it was opened: start this shard afresh.
+            self.clear()
+            db = self._conn(shard)
+            with db:
+                db.executemany("INSERT OR REPLACE INTO views (key, blob) VALUES (?, ?)", rows)
         if self._shards is not None and shard not in self._shards:
             self._shards = sorted([*self._shards, shard])
 
@@ -81,16 +147,20 @@ class ViewStore:
         Counts and reads keys through the primary-key index: reading the rows
         would read every view.
         """
-        dbs = self._all()
-        if sum(db.execute("SELECT count(*) FROM views").fetchone()[0] for db in dbs) <= len(live) * 1.5 + 50:
+        try:
+            dbs = self._all()
+            if sum(db.execute("SELECT count(*) FROM views").fetchone()[0] for db in dbs) <= len(live) * 1.5 + 50:
+                return 0
+            dead = 0
+            for db in dbs:
+                gone = [(key,) for (key,) in db.execute("SELECT key FROM views") if key not in live]
+                with db:
+                    db.executemany("DELETE FROM views WHERE key = ?", gone)
+                dead += len(gone)
+            return dead
+        except sqlite3.DatabaseError:
+            self.clear()
             return 0
-        dead = 0
-        for db in dbs:
-            gone = [(key,) for (key,) in db.execute("SELECT key FROM views") if key not in live]
-            with db:
-                db.executemany("DELETE FROM views WHERE key = ?", gone)
-            dead += len(gone)
-        return dead
 
     def clear(self) -> None:
         """Delete every view: cheaper than deleting rows, which reads each row's pages back.
@@ -102,11 +172,15 @@ class ViewStore:
         self.close()
         for path in self.folder.glob("views*.sqlite*"):
             path.unlink(missing_ok=True)
+        self._shards = []
 
     def close(self) -> None:
         """Close every file; the next use looks again for the shards there (workers may have added one)."""
         for db in self._dbs.values():
-            db.close()
+            try:
+                db.close()
+            except sqlite3.DatabaseError:
+                pass
         self._dbs = {}
         self._shards = None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -10,11 +11,12 @@ from pathlib import Path
 from generator import decode
 from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
-from generator.build import Builder, summarize
+from generator.build import Builder, refused_summary, summarize
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
 from generator.pipeline import event_key, process, sha256
+from generator.scan import Refused, read_file, scan
 
 
 ALIAS = define(
@@ -26,16 +28,35 @@ ALIAS = define(
 )
 
 
-def _files(paths: list[Path]) -> list[Path]:
-    found: list[Path] = []
+def _files(config: Config, paths: list[Path]) -> tuple[list[tuple[Path, str, Diagnostic | None]], list[Diagnostic]]:
+    """The records under ``paths`` as (path on disk, name shown, a warning about its name), and the entries refused.
+
+    Folders are walked by the build's own scan (generator.scan), so ``qipu
+    check`` looks at exactly the records ``qipu build`` reads and refuses
+    what it refuses. A file named on the command line is the user's choice
+    and is read even outside the content folder, but only if it is a
+    regular file.
+    """
+    found: dict[str, tuple[Path, str, Diagnostic | None]] = {}
+    refused: list[Diagnostic] = []
     for path in paths:
-        if path.is_file():
-            found.append(path)
+        if not path.is_dir():
+            on_disk = _relative(config, path)
+            rel = decode.shown_path(on_disk)  # as the site names it: see decode.shown_name
+            found[rel] = (Path(os.path.realpath(path)), rel, decode.renamed(rel) if rel != on_disk else None)
             continue
-        for folder, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
-            found += [Path(folder) / f for f in sorted(files) if not f.startswith(".") and not f.lower().endswith((".md", ".markdown"))]
-    return sorted(set(found))
+        walked = scan(path, [config.output_dir], config.file_bytes)
+        base = _relative(config, path)
+        prefix = "" if base in (".", "") else base + "/"
+
+        def moved(d: Diagnostic) -> Diagnostic:
+            return dataclasses.replace(d, path=prefix + d.path, message=d.message.replace(d.path, prefix + d.path))
+
+        for rel, real, _ in walked.records:
+            note = walked.notes.get(rel)
+            found[prefix + rel] = (Path(real), prefix + rel, moved(note) if note else None)
+        refused += [moved(d) for d in walked.refused.values()]
+    return [found[key] for key in sorted(found)], refused
 
 
 def _relative(config: Config, path: Path) -> str:
@@ -59,20 +80,25 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
     """Every diagnostic of the records under ``paths``, and the aliases they suggest."""
     builder = Builder(config, jobs=1)
     summaries = []
-    for path in _files(paths):
-        on_disk = _relative(config, path)
-        rel = decode.shown_path(on_disk)  # as the site names it: see decode.shown_name
-        data = path.read_bytes()
+    records, refused = _files(config, paths)
+    for path, rel, note in records:
+        try:
+            data = read_file(path, config.file_bytes)
+        except Refused as refusal:
+            refused.append(refusal.diagnostic(rel))
+            continue
         event = event_key(rel)
         processed = process(
             Source(rel, data, sha256(data)),
             encoding=config.encoding_for(rel),
             options=builder.options_for(event),
             folder=builder.folder_meta(event),
+            plies=config.plies,
         )
-        if rel != on_disk:
-            processed.diagnostics.append(decode.renamed(rel))
+        if note is not None:
+            processed.diagnostics.append(note)
         summaries.append(summarize(processed, processed.sha256))
+    summaries += [refused_summary(d.path, d) for d in refused]
     archive = build_index(summaries, config)
     found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}
     suggestions = alias_suggestions(archive, config)

@@ -35,6 +35,11 @@ DEFAULT_LANGUAGE = "zh-CN"
 LANGUAGES: tuple[str, ...] = ("zh-CN", "en")
 DEFAULT_CONTENT = "content"
 DEFAULT_OUTPUT = "site"
+DEFAULT_CACHE = ".qipu-cache"
+# Far above any real record (a few kilobytes) and any real game (a few
+# hundred moves), far below what makes a build use gigabytes.
+DEFAULT_FILE_BYTES = 10_000_000
+DEFAULT_PLIES = 100_000
 
 CFG_SYNTAX = define(
     "CFG-E001", "error", "site.toml is not valid TOML",
@@ -159,6 +164,9 @@ class Config:
     events: Mapping[str, EventConfig]
     aliases: Mapping[str, str]  # spelling -> canonical; canonical names map to themselves
     encodings: Mapping[str, str]  # path relative to content/ (folders end in "/") -> codec name
+    cache_dir: Path = Path(DEFAULT_CACHE)
+    file_bytes: int = DEFAULT_FILE_BYTES  # [limits] file_bytes: larger files in content/ are refused unread
+    plies: int = DEFAULT_PLIES  # [limits] plies: a record with more moves is not replayed
 
     def event(self, key: str) -> EventConfig:
         """The configured event, or a default one whose name is its folder name."""
@@ -241,15 +249,16 @@ def load_config(
     root: Path | None = None,
     content: Path | None = None,
     output: Path | None = None,
+    cache: Path | None = None,
 ) -> tuple[Config, list[Diagnostic]]:
     """Read and check ``site.toml``; return the configuration and what was wrong.
 
     ``path`` None means ``site.toml`` in ``root`` (default: the current
     folder); a missing file there is no error, the defaults serve. A relative
     ``path`` is taken relative to ``root``. Folders in the file are relative
-    to the file's own folder. ``content`` and ``output`` (the CLI flags
-    ``--content`` and ``--out``) override the file; relative ones are taken
-    from the current folder, like any command-line path.
+    to the file's own folder. ``content``, ``output`` and ``cache`` (the CLI
+    flags ``--content``, ``--out`` and ``--cache``) override the file;
+    relative ones are taken from the current folder, like any command-line path.
     """
     base = _absolute(Path(root), Path.cwd()) if root is not None else Path.cwd()
     explicit = path is not None
@@ -272,6 +281,7 @@ def load_config(
         )
         output_dir = _absolute(Path(DEFAULT_OUTPUT), folder)
     reader.check_paths_exist(content_dir, values["events"], values["encodings"])
+    cache_dir = _absolute(Path(cache), Path.cwd()) if cache is not None else _absolute(Path(values["cache"]), folder)
 
     config = Config(
         root=folder,
@@ -285,6 +295,9 @@ def load_config(
         events=FrozenMap(dict(sorted(values["events"].items()))),
         aliases=FrozenMap(dict(sorted(values["aliases"].items()))),
         encodings=FrozenMap(dict(sorted(values["encodings"].items()))),
+        cache_dir=cache_dir,
+        file_bytes=values["limits"]["file_bytes"],
+        plies=values["limits"]["plies"],
     )
     # In file order, as an organiser reads them top to bottom (sort is stable).
     diagnostics.sort(key=lambda d: (d.line, d.column))
@@ -388,7 +401,7 @@ class _Reader:
     # -- the schema --
 
     def top(self, data: dict[str, Any]) -> dict[str, Any]:
-        allowed = ("title", "language", "base_url", "content", "output", "timestamp", "events", "aliases", "encodings")
+        allowed = ("title", "language", "base_url", "content", "output", "cache", "timestamp", "limits", "events", "aliases", "encodings")
         self.unknown_keys((), data, allowed)
         values: dict[str, Any] = {
             "title": DEFAULT_TITLE,
@@ -396,7 +409,9 @@ class _Reader:
             "base_url": None,
             "content": DEFAULT_CONTENT,
             "output": DEFAULT_OUTPUT,
+            "cache": DEFAULT_CACHE,
             "timestamp": False,
+            "limits": {"file_bytes": DEFAULT_FILE_BYTES, "plies": DEFAULT_PLIES},
             "events": {},
             "aliases": {},
             "encodings": {},
@@ -407,11 +422,13 @@ class _Reader:
             values["language"] = self.language(data["language"])
         if "base_url" in data:
             values["base_url"] = self.base_url(data["base_url"])
-        for key in ("content", "output"):
+        for key in ("content", "output", "cache"):
             if key in data:
                 values[key] = self.string((key,), data[key], values[key])
         if "timestamp" in data:
             values["timestamp"] = self.boolean(("timestamp",), data["timestamp"], False)
+        if "limits" in data:
+            values["limits"] = self.limits(data["limits"], values["limits"])
         if "events" in data:
             values["events"] = self.events(data["events"])
         if "aliases" in data:
@@ -419,6 +436,21 @@ class _Reader:
         if "encodings" in data:
             values["encodings"] = self.encodings(data["encodings"])
         return values
+
+    def limits(self, value: Any, defaults: dict[str, int]) -> dict[str, int]:
+        """``[limits]``: whole numbers of at least 1 (bytes of a file in content/, plies of a record)."""
+        table = self.table(("limits",), value)
+        self.unknown_keys(("limits",), table, tuple(defaults))
+        limits = dict(defaults)
+        for key, default in defaults.items():
+            if key not in table:
+                continue
+            given = table[key]
+            if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
+                limits[key] = given
+            else:
+                self.wrong_type(("limits", key), "a whole number of at least 1", given)
+        return limits
 
     def language(self, value: Any) -> str:
         text = self.string(("language",), value, None)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from generator import decode, formats, games, metadata
+from generator.config import DEFAULT_PLIES
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Metadata, Record, Replay, Result, Source
 
@@ -27,6 +28,13 @@ W_NO_RESULT = define(
     "warning",
     "No result is declared and the rules did not decide the game",
     "Add the result (先手胜, 后手胜, 平局) to the header or the file name.",
+)
+E_TOO_LONG = define(
+    "REC-E002",
+    "error",
+    "The record has more moves than the ply limit",
+    "No real game is that long: check that the right file was saved. The limit is limits.plies in "
+    "site.toml; the record is not replayed, only offered for download.",
 )
 E_CRASH = define(
     "REC-E900",
@@ -115,10 +123,14 @@ def process(
     encoding: str | None,
     options: Mapping[str, Mapping[str, Any]],
     folder: Metadata | None = None,
+    plies: int = DEFAULT_PLIES,
 ) -> Processed:
-    """Decode, parse and replay one record. ``options`` maps a game code to its rule options."""
+    """Decode, parse and replay one record. ``options`` maps a game code to its rule options.
+
+    ``plies``: a record with more moves than this is not replayed (REC-E002).
+    """
     try:
-        return _process(source, encoding=encoding, options=options, folder=folder)
+        return _process(source, encoding=encoding, options=options, folder=folder, plies=plies)
     except Exception as exc:  # a bug in Qipu must not take the build down
         diag = make(source.path, 0, 0, E_CRASH, f"internal error while reading this record: {type(exc).__name__}: {exc}")
         return Processed(source.path, source.sha256, len(source.data), None, Metadata(), None, None, None, None, [diag])
@@ -130,6 +142,7 @@ def _process(
     encoding: str | None,
     options: Mapping[str, Mapping[str, Any]],
     folder: Metadata | None,
+    plies: int,
 ) -> Processed:
     diagnostics: list[Diagnostic] = []
     name = source.path.rpartition("/")[2]  # a relative POSIX path (PurePosixPath costs microseconds)
@@ -143,6 +156,11 @@ def _process(
     record = formats.read(text, from_name.code)
     diagnostics += record.diagnostics
     game = games.get(record.code) or games.get(from_name.code)
+    if len(record.moves) > plies:
+        first = record.moves[plies]
+        message = f"the record has {len(record.moves)} moves, more than the limit of {plies} (limits.plies in site.toml): it is not replayed"
+        diagnostics.append(make(source.path, first.line, first.column, E_TOO_LONG, message))
+        game = None
     replay = None
     if game is not None:
         replay = game.module("rules").replay(record, game, options.get(game.code, game.options))

@@ -20,6 +20,7 @@ parent with the worker's traceback.
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -47,7 +48,15 @@ _END = object()
 
 
 class WorkerError(RuntimeError):
-    """A task failed inside a worker; the message holds the worker's traceback."""
+    """A task failed inside a worker; the message holds the worker's traceback.
+
+    ``kind``: the name of the exception's class, for the parent to tell
+    apart the failures it can recover from (a damaged cache: generator.cache).
+    """
+
+    def __init__(self, message: str, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class Workers:
@@ -61,7 +70,12 @@ class Workers:
         self._procs = []
         for number in range(count):
             mine, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs, number), daemon=True, name=f"qipu-worker-{number}")
+            # The parent's ends of every pipe so far: the worker closes its
+            # inherited copies, so that its own pipe ends when the parent does.
+            parent_ends = [*self._conns, mine]
+            proc = context.Process(
+                target=_serve, args=(theirs, number, parent_ends), daemon=True, name=f"qipu-worker-{number}"
+            )
             proc.start()
             theirs.close()
             self._conns.append(mine)
@@ -156,7 +170,7 @@ class Workers:
                     done = sent[worker].popleft()
                     ok, payload = self._receive(worker)
                     if not ok:
-                        raise WorkerError(payload)
+                        raise WorkerError(*payload)
                     feed(worker)  # first: the worker computes while the parent takes in the results
                     for i, result in zip(done, payload):
                         results[i] = result if arrived is None else arrived(result)
@@ -174,7 +188,7 @@ class Workers:
         for worker in range(len(self._conns)):
             ok, payload = self._receive(worker)
             if not ok:
-                raise WorkerError(payload)
+                raise WorkerError(*payload)
             found.append(payload[0])
         return found
 
@@ -182,7 +196,7 @@ class Workers:
         try:
             return self._conns[worker].recv()
         except EOFError:
-            raise WorkerError(f"worker {worker} ended unexpectedly") from None
+            raise WorkerError(f"worker {worker} ended unexpectedly", "ended") from None
 
     def _send(self, outbox: SimpleQueue[tuple[int, Any] | None]) -> None:
         """Send each batch put in ``outbox`` to its worker, until None comes."""
@@ -211,9 +225,30 @@ class Workers:
         self._conns, self._procs = [], []
 
 
-def _serve(conn: Connection, number: int) -> None:
+def _watch_parent(parent: int) -> None:
+    """End this worker as soon as the process that started it is gone.
+
+    A build killed mid-task (SIGKILL, a closed terminal) must not leave its
+    workers running on: a worker busy with a task would not notice its pipe
+    closing until the task ended, and one whose parent's end of the pipe
+    another process still holds would never notice.
+    """
+    import os
+
+    while True:
+        time.sleep(0.25)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _serve(conn: Connection, number: int, parent_ends: list[Connection] = ()) -> None:  # type: ignore[assignment]
+    import os
+
     global index
     index = number
+    for end in parent_ends:
+        end.close()
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qipu-parent-watch", daemon=True).start()
     kept.clear()  # forked: whatever the parent kept is not this worker's
     idle.clear()
     failed = None  # a traceback from idle work, reported with the next batch
@@ -222,9 +257,9 @@ def _serve(conn: Connection, number: int) -> None:
             try:
                 if not idle[0]():
                     idle.pop(0)
-            except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+            except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
                 idle.pop(0)
-                failed = traceback.format_exc()
+                failed = (traceback.format_exc(), type(error).__name__)
         try:
             message = conn.recv()
         except EOFError:
@@ -238,5 +273,5 @@ def _serve(conn: Connection, number: int) -> None:
             continue
         try:
             conn.send((True, [fn(task) for task in batch]))
-        except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
-            conn.send((False, traceback.format_exc()))
+        except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
+            conn.send((False, (traceback.format_exc(), type(error).__name__)))

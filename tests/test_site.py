@@ -389,8 +389,10 @@ def test_pages_of_renamed_records_are_removed_after_a_qipu_upgrade(tmp_path: Pat
     (tmp_path / "site" / "CNAME").write_text("archive.example.org\n", encoding="utf-8")
     before = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}
     (state_file,) = (tmp_path / ".qipu-cache").glob("state-*.pickle")
-    _, state = pickle.loads(state_file.read_bytes())
-    state_file.write_bytes(pickle.dumps(("an older Qipu", state)))
+    from generator.cache import seal, unsealed
+
+    _, state = pickle.loads(unsealed(state_file.read_bytes())[0])
+    state_file.write_bytes(seal(pickle.dumps(("an older Qipu", state))))
     old.rename(content / "C5-甲 vs 乙-先手胜-2025.01.02 11.00.txt")
     assert _build(tmp_path / "content", tmp_path / "site", tmp_path).returncode == 0
     after = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}

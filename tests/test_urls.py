@@ -9,7 +9,8 @@ import pytest
 
 from generator.render import urls
 
-SAFE = "/#=.-_~"
+# No "#" or "?": in a record's name they must reach the server, not start a fragment or a query.
+SAFE = "/=.-_~"
 
 
 def test_a_record_link_is_percent_encoded_as_urllib_quote_does() -> None:
@@ -25,6 +26,23 @@ def test_percent_encoding_matches_urllib_on_any_text() -> None:
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
         assert urls.percent_encoded(text) == quote(text, safe=SAFE), text
+
+
+def test_a_hash_or_question_mark_in_a_record_name_keeps_its_link_whole() -> None:
+    for name in ("a#b.txt", "a?b.txt", "a%23b.txt"):
+        link = urls.href("games/e/x.html", urls.record_file(f"e/{name}"))
+        assert "#" not in link and "?" not in link
+        assert unquote(link.removeprefix("../../")) == f"files/e/{name}"
+
+
+def test_a_record_that_a_browser_could_run_is_published_as_text() -> None:
+    assert urls.record_file("e/x.txt") == "files/e/x.txt"
+    assert urls.record_file("e/x.TXT") == "files/e/x.TXT"
+    for name in ("x.html", "x.HTM", "x.svg", "x.xhtml", "x.xml", "x", "x.pgn", "x.txt.html"):
+        published = urls.record_file(f"e/{name}")
+        assert published == f"files/_/e/{name}.txt", published
+    # The two never collide: no record path begins with "_/" (the scan skips such folders).
+    assert urls.record_file("e/x.html.txt") != urls.record_file("e/x.html")
 
 
 def test_a_name_that_is_no_valid_unicode_fails_as_urllib_fails() -> None:

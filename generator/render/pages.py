@@ -368,12 +368,13 @@ def problems(archive: Archive, site: SiteInfo, comparisons: Sequence[Comparison]
     page = urls.PROBLEMS
     ctx = base(site, page, site.strings["problems"])
     files = []
+    unpublished = {s.source for s in archive.summaries if not s.sha256}  # refused unread (generator.scan)
     for source, found in archive.problems.items():
         entry = archive.by_source.get(source)
         files.append(
             {
                 "source": source,
-                "download": urls.href(page, urls.record_file(source)),
+                "download": None if source in unpublished else urls.href(page, urls.record_file(source)),
                 "game_href": urls.href(page, entry.url) if entry else None,
                 "errors": sum(1 for d in found if d.severity == "error"),
                 "warnings": sum(1 for d in found if d.severity == "warning"),

@@ -53,7 +53,9 @@ def root_of(page: str) -> str:
     return "../" * page.count("/")
 
 
-_URL_SAFE = re.compile(r"[A-Za-z0-9/#=._~-]*")
+# No "#" or "?": in a file name they must be percent-encoded, else the
+# browser takes them for the start of a fragment or a query (a#b.txt -> a).
+_URL_SAFE = re.compile(r"[A-Za-z0-9/=._~-]*")
 
 
 def href(from_page: str, target: str) -> str:
@@ -64,7 +66,7 @@ def href(from_page: str, target: str) -> str:
 
 
 def percent_encoded(text: str) -> str:
-    """``urllib.parse.quote(text, safe="/#=.-_~")``, by ``str.translate``.
+    """``urllib.parse.quote(text, safe="/=.-_~")``, by ``str.translate``.
 
     Every game page links its record, whose name is mostly Chinese: quote()
     looks each UTF-8 byte up in Python (12 µs a name); a translation table
@@ -84,6 +86,19 @@ class _PercentTable(dict):
 
 
 _PERCENT = _PercentTable()
+
+
+# The folders of a site: everything in them is Qipu's to write and remove.
+SITE_FOLDERS = frozenset({"games", "events", "teams", "files", "static", "data", "problems"})
+
+
+def is_site_path(rel: str) -> bool:
+    """Whether a path of the output folder is one Qipu makes: in its folders, or a page at the top.
+
+    Anything else there (a CNAME for GitHub Pages) is the organiser's and is left alone.
+    """
+    top, slash, _ = rel.partition("/")
+    return top in SITE_FOLDERS if slash else rel.endswith(".html")
 
 
 HOME = "index.html"
@@ -108,6 +123,28 @@ def markdown_page(name_slug: str) -> str:
     return f"{name_slug}.html"
 
 
+# Suffixes that every browser (from file:// too) and every static server,
+# GitHub Pages included, shows as text or offers to save, and never runs.
+SAFE_DOWNLOAD_SUFFIXES = frozenset({".txt", ".json", ".csv"})
+ESCAPED_DOWNLOADS = "files/_/"
+
+
 def record_file(source: str) -> str:
-    """Where the original record is published for download (its own path and name)."""
-    return f"files/{source}"
+    """Where the original record is published for download.
+
+    Under its own path and name when that ends in a suffix no browser or
+    server runs (``.txt``); any other record (``x.html``, ``x.svg``, no
+    suffix at all, which a browser sniffs from file://) under ``files/_/``
+    with ``.txt`` added, so that opening it from the site shows its text
+    and never runs it. No record's own path begins with ``_/`` (the scan
+    skips folders whose name begins with ``_``), so the two never collide.
+    """
+    dot = source.rfind(".")
+    if dot > source.rfind("/") and source[dot:].lower() in SAFE_DOWNLOAD_SUFFIXES:
+        return f"files/{source}"
+    return f"{ESCAPED_DOWNLOADS}{source}.txt"
+
+
+def asset_file(rel: str) -> str:
+    """Where an image or style sheet of the content folder is published (see generator.scan)."""
+    return f"files/{rel}"

@@ -13,8 +13,32 @@ writing one, the next build finds its bytes wrong and replaces it.
 
 from __future__ import annotations
 
+import itertools
 import os
+import stat
 from pathlib import Path
+
+# Temporary files are named by this prefix, the process and a counter: short
+# whatever the target's name (a record's name may be 250 bytes, and a name
+# built on it would pass the file system's limit of 255), and recognised by
+# the next build when a build was killed before renaming one (sweep).
+TEMPORARY_PREFIX = ".qipu-tmp-"
+_counter = itertools.count()
+
+# The marker that says an output folder is Qipu's (claim_output).
+MARKER = ".qipu-site"
+OWNED = b"This folder is a site built by Qipu: every build makes it equal to a fresh build, removing other files.\n"
+ADOPTED = b"Qipu was told to build into this folder (--force): builds remove only the files Qipu wrote here.\n"
+
+
+def _temporary(folder: str) -> str:
+    return os.path.join(folder, f"{TEMPORARY_PREFIX}{os.getpid()}-{next(_counter)}")
+
+
+def is_temporary(rel: str) -> bool:
+    """A temporary file a build left behind (killed before renaming it); also those of Qipu before 0.2."""
+    name = rel.rpartition("/")[2]
+    return name.startswith(TEMPORARY_PREFIX) or (name.startswith(".") and name.endswith(".qipu-tmp"))
 
 
 def write_if_changed(
@@ -56,7 +80,7 @@ def write_if_changed(
                 os.close(fd)
             return True
     # A temporary name unique to this process, renamed over the target: atomic.
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.qipu-tmp")
+    tmp = _temporary(folder)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         _write_all(fd, data)
@@ -88,7 +112,11 @@ def copy_if_changed(source: str | os.PathLike[str], path: str | os.PathLike[str]
     next build.
     """
     src, target = os.fspath(source), os.fspath(path)
-    src_st = os.stat(src)
+    src_st = os.lstat(src)
+    if not stat.S_ISREG(src_st.st_mode):
+        # The scan resolved links inside the content folder to real paths: a
+        # link here was made since. Never linked or copied (a link in the site).
+        raise OSError(f"{src}: not a regular file any more")
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -105,7 +133,7 @@ def copy_if_changed(source: str | os.PathLike[str], path: str | os.PathLike[str]
             made.add(folder)
     if src_st.st_mode & 0o044 != 0o044:  # a private file: the site's copy must be readable by all
         return write_if_changed(target, read_bytes(src), made)
-    tmp = target if st is None else os.path.join(folder, f".{name}.{os.getpid()}.qipu-tmp")
+    tmp = target if st is None else _temporary(folder)
     try:
         os.link(src, tmp)
     except OSError:  # another file system, no permission, no links (FAT): copy the bytes
@@ -133,18 +161,89 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         os.close(fd)
 
 
-def remove_stale(output: Path, keep: set[str], previous: set[str]) -> int:
-    """Delete files this build wrote last time but no longer produces. Returns how many."""
+def listed(output: Path) -> tuple[set[str], list[str]]:
+    """The output folder's files and the links in it, as paths relative to it.
+
+    Hidden folders are not entered (``.git`` of a gh-pages worktree); hidden
+    files are listed (the site's own ``.nojekyll`` and marker, temporary files).
+    """
+    files: set[str] = set()
+    links: list[str] = []
+
+    def walk(folder: str, prefix: str) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        for entry in entries:
+            if entry.is_symlink():
+                links.append(prefix + entry.name)
+            elif entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    walk(entry.path, f"{prefix}{entry.name}/")
+            else:
+                files.add(prefix + entry.name)
+
+    walk(str(output), "")
+    return files, links
+
+
+def sweep(output: Path, keep: set[str], candidates: set[str]) -> int:
+    """Delete the files of ``candidates`` that the site no longer has; returns how many.
+
+    ``candidates``: in a folder Qipu owns (see :func:`claim_output`), every
+    file listed there; else only those Qipu wrote. Hidden files are left
+    alone, but for Qipu's temporary files (a build killed mid-write); the
+    site's own hidden files are in ``keep``. Folders left empty go too.
+    """
     removed = 0
-    for rel in sorted(previous - keep):
+    for rel in sorted(candidates - keep):
+        if rel.rpartition("/")[2].startswith(".") and not is_temporary(rel):
+            continue  # not Qipu's (its own hidden files are kept): left alone
         target = output / rel
         try:
             target.unlink()
             removed += 1
         except FileNotFoundError:
             continue
+        except IsADirectoryError:
+            continue
         parent = target.parent
         while parent != output and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
     return removed
+
+
+def claim_output(output: Path, force: bool) -> tuple[bool, str | None]:
+    """Whether Qipu owns the output folder, or why it must not build there.
+
+    Owned (True): the folder does not exist, holds nothing but hidden
+    entries (a ``.git``), or holds Qipu's marker. Every build then makes it
+    equal to a fresh build, removing files Qipu did not write. A folder
+    with other files (``$HOME``, a project) is refused, unless ``force``:
+    then Qipu builds into it but only ever removes the files it wrote
+    (False). The marker, written by the build, says which of the two.
+    """
+    try:
+        marker = read_bytes(output / MARKER)
+    except FileNotFoundError:
+        marker = None
+    except OSError as error:  # not a folder, no permission ...
+        return False, f"cannot use the output folder {output}: {error.strerror or error}"
+    if marker is not None:
+        return marker == OWNED, None
+    try:
+        visible = [name for name in os.listdir(output) if not name.startswith(".")]
+    except FileNotFoundError:
+        return True, None
+    except OSError as error:
+        return False, f"cannot use the output folder {output}: {error.strerror or error}"
+    if not visible:
+        return True, None
+    if force:
+        return False, None
+    return False, (
+        f"the output folder {output} holds files that Qipu did not write ({', '.join(sorted(visible)[:3])}"
+        f"{' ...' if len(visible) > 3 else ''}); choose another folder with --out, or add --force to build into it anyway"
+    )
