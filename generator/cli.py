@@ -29,9 +29,15 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--config", type=Path, help="the site.toml to use (default: ./site.toml if present)")
         p.add_argument("--content", type=Path, help="folder of records (overrides site.toml)")
         p.add_argument("--out", type=Path, help="output folder (overrides site.toml)")
+        p.add_argument("--cache", type=Path, help="folder of the build cache (overrides site.toml; default .qipu-cache)")
+        p.add_argument(
+            "--force", action="store_true",
+            help="build into an output folder that holds files Qipu did not write (it then removes only its own)",
+        )
 
     build = sub.add_parser("build", help="build the site")
     site_options(build)
+    build.add_argument("--clean", action="store_true", help="throw the build cache away and rebuild from nothing")
     build.add_argument("--strict", action="store_true", help="fail without writing anything if any record has an error")
     build.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     build.add_argument("--verbose", "-v", action="store_true", help="print every diagnostic")
@@ -60,15 +66,40 @@ def run() -> None:
     (the system takes the memory back). Everything Qipu writes is closed and
     flushed before main() returns.
     """
+    _restart_in_utf8_mode()
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
 
 
+def _restart_in_utf8_mode() -> None:
+    """Run again in Python's UTF-8 mode when the locale would make file names ASCII.
+
+    Under ``LC_ALL=C`` (a bare container, a cron job) with UTF-8 mode off,
+    Python names files in ASCII: every record named in Chinese would fail
+    to open or to be written. UTF-8 mode reads and writes names as UTF-8
+    bytes whatever the locale, and names that are not UTF-8 still reach
+    the scan as they are (generator.decode.shown_name).
+    """
+    if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
+        return
+    if os.environ.get("QIPU_UTF8_RESTART"):  # once only, whatever happens
+        return
+    os.environ["QIPU_UTF8_RESTART"] = "1"
+    argv = [sys.executable, "-X", "utf8", "-m", "generator", *sys.argv[1:]]
+    try:
+        os.execv(sys.executable, argv)
+    except OSError:
+        pass  # carry on as we are: names that are not ASCII may fail, each with its own message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
+    except KeyboardInterrupt:
+        print("qipu: stopped", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`qipu check --format json | head`): stop quietly,
         # as other command-line tools do, and keep Python from complaining at exit.
@@ -90,6 +121,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "build":
         return _build(args, config, problems)
     if args.command == "serve":
+        refusal = _folders_refused(config, args.force)
+        if refusal is not None:
+            print(f"qipu: {refusal}", file=sys.stderr)
+            return EXIT_USAGE
         return _serve(args)
     return _check(args, config, problems)
 
@@ -102,40 +137,97 @@ def _config(args: argparse.Namespace) -> tuple[Config | None, list[Diagnostic]]:
     root = path.resolve().parent if path else Path.cwd()
     content = getattr(args, "content", None)
     out = getattr(args, "out", None)
+    cache = getattr(args, "cache", None)
     config, problems = load_config(
         path.resolve() if path else None,
         root=root,
         content=content.resolve() if content else None,
         output=out.resolve() if out else None,
+        cache=cache.resolve() if cache else None,
     )
     return config, problems
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with every character a terminal would act on written as an escape.
+
+    Diagnostics quote records, and records come from many hands: an escape
+    sequence in a team name must not clear the screen, set the window's
+    title or hide the rest of the line (control characters, bidirectional
+    overrides). Ordinary text, Chinese included, is unchanged.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _print(diagnostics: list[Diagnostic], limit: int | None) -> None:
     shown = diagnostics if limit is None else diagnostics[:limit]
     for d in shown:
-        print(d.format(), file=sys.stderr)
+        print(for_terminal(d.format()), file=sys.stderr)
     if limit is not None and len(diagnostics) > limit:
         print(f"... and {len(diagnostics) - limit} more (see the problems page, or run with --verbose)", file=sys.stderr)
 
 
 def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
     from generator.build import Builder
+    from generator.workers import WorkerError
 
     if problems:
         _print(problems, None)
         if any(d.severity == "error" for d in problems):
             print("qipu: fix the configuration errors above", file=sys.stderr)
             return EXIT_ERRORS
-    if not config.content_dir.is_dir():
-        print(f"qipu: the content folder {config.content_dir} does not exist", file=sys.stderr)
+    refusal = _folders_refused(config, args.force)
+    if refusal is not None:
+        print(f"qipu: {refusal}", file=sys.stderr)
         return EXIT_USAGE
     builder = Builder(config, jobs=args.jobs, strict=args.strict)
-    report = builder.build()
     try:
-        return _report(args, config, report)
-    finally:
-        builder.wait()  # the build state is saved while the result is printed
+        if args.clean:
+            builder.discard_cache()
+        report = builder.build()
+        try:
+            return _report(args, config, report)
+        finally:
+            builder.wait()  # the build state is saved while the result is printed
+    except OSError as error:  # a disk full, a folder made read-only during the build
+        where = f" {error.filename}" if error.filename else ""
+        print(f"qipu: the build stopped: cannot write{where}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_ERRORS
+    except WorkerError as error:
+        last = str(error).strip().splitlines()[-1:] or [""]
+        print(f"qipu: the build stopped: a worker process failed ({for_terminal(last[0])})", file=sys.stderr)
+        return EXIT_ERRORS
+
+
+def _folders_refused(config: Config, force: bool) -> str | None:
+    """Why the build must not start: no content folder, an output folder not Qipu's, a folder it cannot write.
+
+    Asked before anything is written, so that the previous site stays as it was.
+    """
+    from generator.render.write import claim_output, unwritable
+
+    if not config.content_dir.is_dir():
+        return f"the content folder {config.content_dir} does not exist"
+    _, refusal = claim_output(config.output_dir, force)
+    if refusal is not None:
+        return refusal
+    problem = unwritable(config.output_dir)
+    if problem is not None:
+        return f"cannot write to the output folder {config.output_dir}: {problem}; the site there was left as it was"
+    problem = unwritable(config.cache_dir)
+    if problem is not None:
+        return (
+            f"cannot write to the cache folder {config.cache_dir}: {problem}; "
+            'put the cache elsewhere with --cache DIR or cache = "DIR" in site.toml'
+        )
+    return None
 
 
 def _report(args: argparse.Namespace, config: Config, report: BuildReport) -> int:
@@ -175,7 +267,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         open_browser=args.open,
-        log=lambda line: print(line, flush=True),
+        log=lambda line: print(for_terminal(line), flush=True),
     )
 
 
@@ -193,13 +285,13 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
         if args.format == "json":
             print(json.dumps(d.to_json(), ensure_ascii=False))
         else:
-            print(d.format())
+            print(for_terminal(d.format()))
     errors = sum(1 for d in found if d.severity == "error")
     if args.format == "text":
         warnings = sum(1 for d in found if d.severity == "warning")
         if checked.aliases:
             print("\nLikely aliases: check each, then add under [aliases] in site.toml:")
-            print("\n".join(f"  {line}" for line in checked.aliases))
+            print("\n".join(f"  {for_terminal(line)}" for line in checked.aliases))
         print(f"{errors} errors, {warnings} warnings", file=sys.stderr)
     return EXIT_ERRORS if errors else EXIT_OK
 

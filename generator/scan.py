@@ -159,7 +159,7 @@ class _Walk:
         self.skip = skip
         self.limit = limit
         self.found = Found()
-        self.folders: set[tuple[int, int]] = set()  # (device, inode) of every folder walked: links loop
+        self.folders: set[tuple[int, int]] = set()  # (device, inode) of the folders being walked: a link back loops
 
     def refuse(self, rel: str, code: str, reason: str) -> None:
         self.found.refused[rel] = make(rel, 0, 0, code, f"{rel}: {reason}")
@@ -168,12 +168,12 @@ class _Walk:
         if (st.st_dev, st.st_ino) in self.folders:
             self.refuse(prefix.rstrip("/"), BROKEN_LINK, "a link to a folder that contains it (a loop): not read")
             return
-        self.folders.add((st.st_dev, st.st_ino))
         try:
             fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY) if _SCAN_BY_FD else None
         except OSError as error:
             self.refuse(prefix.rstrip("/") or ".", UNREADABLE, f"the folder cannot be listed: {error.strerror or error}")
             return
+        self.folders.add((st.st_dev, st.st_ino))
         try:
             # Listed through the folder's descriptor where the system allows it:
             # each stat then looks up a name in that folder instead of walking
@@ -186,6 +186,7 @@ class _Walk:
         except OSError as error:
             self.refuse(prefix.rstrip("/") or ".", UNREADABLE, f"the folder cannot be listed: {error.strerror or error}")
         finally:
+            self.folders.discard((st.st_dev, st.st_ino))
             if fd is not None:
                 os.close(fd)
 

@@ -24,7 +24,7 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
     bytecode = None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
-        bytecode = jinja2.FileSystemBytecodeCache(str(cache))
+        bytecode = _CheckedBytecodeCache(str(cache))
     env = _Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         bytecode_cache=bytecode,
@@ -46,6 +46,36 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
     env.globals["team_game_rows"] = rows.team_game_rows
     env.globals["cross_games"] = rows.cross_games
     return env
+
+
+class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates, each file sealed with its digest.
+
+    Jinja keeps a template's code as marshal data, which Python executes as
+    it is: a file cut short or with a flipped bit could make wrong pages or
+    crash the interpreter. A file that fails its check is ignored (the
+    template is compiled again and the file rewritten).
+    """
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from generator.cache import unsealed
+
+        try:
+            with open(self._get_cache_filename(bucket), "rb") as handle:
+                found = unsealed(handle.read())
+        except OSError:
+            return
+        if found is not None:
+            bucket.bytecode_from_string(found[0])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from generator.cache import seal
+        from generator.render.write import write_if_changed
+
+        try:
+            write_if_changed(self._get_cache_filename(bucket), seal(bucket.bytecode_to_string()))
+        except OSError:
+            pass  # a cache: the next build compiles the template again
 
 
 class _Template(jinja2.Template):

@@ -247,3 +247,19 @@ def claim_output(output: Path, force: bool) -> tuple[bool, str | None]:
         f"the output folder {output} holds files that Qipu did not write ({', '.join(sorted(visible)[:3])}"
         f"{' ...' if len(visible) > 3 else ''}); choose another folder with --out, or add --force to build into it anyway"
     )
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why files cannot be written in ``folder`` (made if missing), or None when they can.
+
+    Asked before a build writes anything, so that a read-only output or
+    cache folder stops it with one clear line and the site stays as it was.
+    """
+    try:
+        os.makedirs(folder, exist_ok=True)
+        probe = _temporary(os.fspath(folder))
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        os.unlink(probe)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
