@@ -1568,7 +1568,18 @@ def games_jsonl(entries: Iterable[GameEntry]) -> bytes:
                 }
             )
         )
-    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+    if not lines:
+        return b""
+    text = "\n".join(lines) + "\n"
+    # Line separators other than "\n" are valid in JSON strings, but readers
+    # that split lines as Python's str.splitlines() does would cut a game in two.
+    for separator in _OTHER_LINE_ENDS:
+        if separator in text:
+            text = text.replace(separator, f"\\u{ord(separator):04x}")
+    return text.encode("utf-8")
+
+
+_OTHER_LINE_ENDS = ("\x85", "\u2028", "\u2029")
 
 
 def build_site(config: Config, **kwargs: Any) -> BuildReport:

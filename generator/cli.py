@@ -176,6 +176,7 @@ def _print(diagnostics: list[Diagnostic], limit: int | None) -> None:
 
 def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
     from generator.build import Builder
+    from generator.cache import CacheDamaged
     from generator.workers import WorkerError
 
     if problems:
@@ -200,9 +201,9 @@ def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
         where = f" {error.filename}" if error.filename else ""
         print(f"qipu: the build stopped: cannot write{where}: {error.strerror or error}", file=sys.stderr)
         return EXIT_ERRORS
-    except WorkerError as error:
+    except (WorkerError, CacheDamaged) as error:  # a damaged cache twice in a row; a worker killed
         last = str(error).strip().splitlines()[-1:] or [""]
-        print(f"qipu: the build stopped: a worker process failed ({for_terminal(last[0])})", file=sys.stderr)
+        print(f"qipu: the build stopped ({for_terminal(last[0])}); build again, or with --clean", file=sys.stderr)
         return EXIT_ERRORS
 
 

@@ -236,6 +236,45 @@ def test_a_bad_move_in_the_middle_is_kept_and_reading_goes_on(bad, hint):
     assert error.path == "game.txt"
 
 
+# Unicode digits: \d and int() read "٣" and "𝟑" as 3, so B(J,٣) used to be
+# the stone J3; coordinates are ASCII digits only.
+@pytest.mark.parametrize("row", ["¹", "٣", "３", "１０", "𝟑", "①", "1٣", "1234", pytest.param("9" * 5000, id="5000-digits")])
+def test_a_row_in_anything_but_one_to_three_ascii_digits_cannot_be_read(row: str):
+    raw = head(f"B(J,10);\n  W(K,{row});B(L,12)")
+    record = parse(raw)
+    [error] = errors(record)
+    assert (error.code, error.line, error.column) == ("FMT-E102", 2, 3)
+    assert [m.point for m in record.moves] == [("J", 10), None, ("L", 12)]
+
+
+def test_a_unicode_digit_row_stops_the_replay_there_with_a_note_at_the_same_place():
+    from generator.pipeline import process, sha256
+
+    data = head("B(J,10);\nW(K,٣);B(L,12)", "[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][测试赛]").encode("utf-8")
+    p = process(Source("C6-A2 vs B3-后手胜.txt", data, sha256(data)), encoding=None, options={})
+    assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [
+        ("FMT-E102", 2, 1),
+        ("RULE-N102", 2, 1),
+    ]
+    assert p.plies == 1 and [m.text for m in p.replay.not_replayed] == ["W(K,٣)", "B(L,12)"]
+
+
+@pytest.mark.parametrize("mark", ["٣", "３", "¹", "1_0", pytest.param(" 9" + "9" * 5000, id="5000-digits")])
+def test_a_mark_in_anything_but_ascii_digits_is_a_warning_and_left_out(mark: str):
+    before = "{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][测试赛];B(J,10)"
+    record = parse(f"{before}MARK[{mark}];W(K,10)MARK[-2]}}")
+    assert codes(record) == ["FMT-W107"]
+    assert record.diagnostics[0].column == len(before) + 1
+    assert [m.mark for m in record.moves] == [None, -2]
+
+
+def test_a_side_letter_must_be_ascii():
+    record = parse(head("B(J,10);Ｗ(K,10);B(L,12)"))
+    [error] = errors(record)
+    assert (error.code, error.column) == ("FMT-E103", len("{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][测试赛];B(J,10);") + 1)
+    assert [m.point for m in record.moves] == [("J", 10), None, ("L", 12)]
+
+
 def test_every_bad_move_is_reported():
     record = parse(head("B(J,);W(K,10);B(,);W(K,11)"))
     assert [d.code for d in errors(record)] == ["FMT-E102", "FMT-E102"]

@@ -98,6 +98,66 @@ def test_an_unreadable_move_is_an_error_and_the_rest_is_read():
     ]
 
 
+# Unicode digits: str.isdigit() takes the superscript for a digit (and int()
+# then raised: FMT-E003, "a bug in Qipu"); int() and \d read "٣" as 3.
+@pytest.mark.parametrize("digit", ["¹", "٣", "３", "𝟑", "①"])
+def test_a_row_in_non_ascii_digits_is_an_unreadable_move_at_its_place(digit: str):
+    before = f"([GO9]{HEADER};\nB[E5];\n  "
+    record = read(f"{before}W[D{digit}];\nB[C3])")
+    assert codes(record) == ["FMT-E302"]
+    bad = record.diagnostics[0]
+    assert (bad.line, bad.column) == (3, 3)
+    assert f"W[D{digit}]" in bad.message
+    # Not read as D3 (nor as anything else); the move after it is still read.
+    assert points(record) == [("B", ("E", 5), False), ("W", None, False), ("B", ("C", 3), False)]
+
+
+def test_the_replay_stops_at_a_superscript_row_with_a_note_at_the_same_place():
+    from generator.pipeline import process
+
+    data = f"([GO9]{HEADER};B[E5];W[D¹];B[C3])".encode("utf-8")
+    p = process(Source("GO9-a vs b-先手胜.txt", data, sha256(data)), encoding=None, options={})
+    column = len(f"([GO9]{HEADER};B[E5];") + 1
+    assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [
+        ("FMT-E302", 1, column),
+        ("RULE-N301", 1, column),
+    ]
+    assert p.plies == 1 and [m.text for m in p.replay.not_replayed] == ["W[D¹]", "B[C3]"]
+
+
+@pytest.mark.parametrize("inner", ["ß", "Ｄ５", "DＥ", "Dᴱ", "D1234", pytest.param("D" + "9" * 5000, id="D-and-5000-digits")])
+def test_a_19_line_point_must_be_ascii_letters_or_a_short_number(inner: str):
+    record = read(f"(;[GO]{HEADER};B[LI];W[{inner}];B[GI])")
+    assert codes(record) == ["FMT-E302"]
+    assert record.diagnostics[0].column == len(f"(;[GO]{HEADER};B[LI];") + 1
+    assert points(record) == [("B", ("L", 9), False), ("W", None, False), ("B", ("G", 9), False)]
+
+
+@pytest.mark.parametrize("mark", ["٣", "３", "¹", "1_0", pytest.param("9" * 5000, id="5000-digits")])
+def test_a_mark_in_anything_but_ascii_digits_is_a_warning_and_left_out(mark: str):
+    before = f"([GO9]{HEADER};B[E5];W[D4]"
+    record = read(f"{before}MARK[{mark}];B[C3])")
+    assert codes(record) == ["FMT-W107"]
+    assert record.diagnostics[0].column == len(before) + 1
+    assert [m.mark for m in record.moves] == [None, None, None] and len(record.moves) == 3
+
+
+def test_a_long_run_of_spaces_is_read_in_linear_time():
+    import time
+
+    started = time.perf_counter()
+    record = read(f"([GO9]{HEADER};B[E5];W[D4];" + " " * 40_000 + "x;B[C3])")
+    # The fast path used to retry its pattern at each of the 40,000 offsets: 20 s.
+    assert time.perf_counter() - started < 2
+    assert codes(record) == ["FMT-E302"] and len(record.moves) == 4
+
+
+def test_an_opening_slip_with_spaces_keeps_its_code():
+    record = read(f"[ ( GO9 ){HEADER}; B[D5];W[E5])")
+    assert record.code == "GO9" and codes(record) == ["FMT-W301"]
+    assert record.header.first == "先手参赛队" and len(record.moves) == 2
+
+
 def test_lower_case_spaces_and_newlines_are_read():
     record = read(f"( [go9]{HEADER} ;\n b[e5] ;\r\n w[d4]  mark[ -1 ] ;\n)\n")
     assert record.code == "GO9" and codes(record) == []

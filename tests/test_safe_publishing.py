@@ -323,3 +323,14 @@ def test_a_record_above_the_ply_limit_is_not_replayed(archive: tuple[Path, Path]
     assert ":1:" in next(line for line in done.stderr.splitlines() if "REC-E002" in line)
     assert not list((out / "games").rglob("*.html"))
     assert (out / "files" / "cup" / "C5-甲 vs 乙-先手胜-2025.08.02 10.00.txt").is_file()
+
+
+def test_line_separators_in_a_team_name_keep_one_game_per_line_of_games_jsonl(tmp_path: Path) -> None:
+    import json
+
+    content, out = tmp_path / "content", tmp_path / "site"
+    name = "C5-甲 vs 乙-先手胜-2025.08.02 10.00 合肥\u2028\x85\u2029.txt"  # the source path is written as it is
+    record(content / "cup", name)
+    assert qipu("build", "--content", str(content), "--out", str(out), cwd=tmp_path).returncode == 0
+    lines = (out / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["source"] == f"cup/{name}"

@@ -123,6 +123,38 @@ def test_unreadable_move_does_not_lose_the_rest():
     assert bad and (bad[0].line, bad[0].column) == (10, 1)
 
 
+# Unicode digits: NFKC read "¹" and "①" as 1, and \d with int() read "٣" as
+# 3. Full-width digits (and letters) are read as ASCII, with a note.
+@pytest.mark.parametrize("written", ["R5E-٤D", "R5E-¹D", "R⁵E-4D", "R5E-①D", "R5E-𝟒D", "R۵E-4D"])
+def test_a_row_in_non_ascii_digits_cannot_be_read(written: str):
+    record = read("#2018-08-03-10:40|合肥\n#先手方:甲|后手方:乙|先手胜\n" + BOARD + f"B2E-3E\n  {written}\nB2C-3C\n")
+    assert [m.point is not None for m in record.moves] == [True, False, True]
+    [bad] = [d for d in record.diagnostics if d.severity == "error"]
+    assert (bad.code, bad.line, bad.column) == ("FMT-E201", 10, 3)
+
+
+def test_full_width_digits_are_read_as_ascii_with_a_note():
+    record = read("#2018-08-03-10:40|合肥\n#先手方:甲|后手方:乙|先手胜\n" + BOARD + "B2E-3E\nR５E－４D\n")
+    assert [m.text for m in record.moves] == ["B2E-3E", "R5E-4D"]
+    assert [(d.code, d.line, d.column) for d in record.diagnostics] == [("FMT-N201", 10, 1)]
+
+
+def test_the_replay_stops_at_an_arabic_indic_row_with_a_note_at_the_same_place():
+    text = "#2018-08-03-10:40|合肥\n#先手方:甲队|后手方:乙队|先手胜\n" + BOARD + "B2E-3E\nR5E-٤D\nB2C-3C\n"
+    p = run(text.encode("utf-8"))  # GBK has no Arabic-Indic digits
+    assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [
+        ("FMT-E201", 10, 1),
+        ("RULE-N201", 10, 1),
+    ]
+    assert p.plies == 1
+
+
+def test_a_board_row_of_superscript_zeros_is_not_an_empty_row():
+    board = BOARD.replace("!000000\n!000000", "!⁰⁰⁰⁰⁰⁰\n!000000")
+    record = read("#2018-08-03-10:40|合肥\n#先手方:甲|后手方:乙|先手胜\n" + board + "B2E-3E\n")
+    assert [(d.code, d.line) for d in record.diagnostics] == [("FMT-W202", 5)]
+
+
 def test_missing_board_block_and_truncated_file():
     record = read("#2018-08-03-10:40|合肥\n#先手方:甲|后手方:乙|后手胜\nB2E-3E\nR5E-4D")
     assert record.setup is None and len(record.moves) == 2

@@ -153,17 +153,21 @@ _FIELD = re.compile(r"\[([^\[\];{}]*)\]")
 
 # A well-formed entry: a move and its MARK, with the space before and after
 # them. Most entries match this one expression; everything else takes the
-# slow, careful path.
+# slow, careful path. Numbers are ASCII digits only, here and in every
+# pattern below: \d takes "٣" (which int() reads as 3) and str.isdigit() "¹"
+# (which int() refuses); a number is also kept short, since int() raises
+# past 4,300 digits.
 _ENTRY_BODY = (
-    r"(\s*)([A-Za-z])\s*\(\s*([A-Za-z])\s*,\s*(\d{1,3})\s*\)"
-    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?"
+    r"(\s*)([A-Za-z])\s*\(\s*([A-Za-z])\s*,\s*([0-9]{1,3})\s*\)"
+    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?[0-9]{1,9})\s*\]\s*)?"
 )
 _ENTRY = re.compile(_ENTRY_BODY)
 # The same with its ";" (or the end of the moves).
 _MOVE = re.compile(_ENTRY_BODY + r"(?:;|\Z)")
 # The careful path: anything before "(", anything inside the parentheses.
 _LOOSE_MOVE = re.compile(r"(?P<side>[^\s();\[\]]*)\s*\((?P<inner>[^();]*)\)")
-_POINT = re.compile(r"\s*(?P<col>[A-Za-z])\s*,\s*(?P<row>\d{1,3})\s*")
+_POINT = re.compile(r"\s*(?P<col>[A-Za-z])\s*,\s*(?P<row>[0-9]{1,3})\s*")
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
 _ANNOTATION = re.compile(r"\s*(?P<name>[A-Za-z_]+)\s*\[(?P<value>[^\]]*)\]")
 _NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\(")
 _SPACE = re.compile(r"\s*")
@@ -175,6 +179,16 @@ _FIELDS = ("code", "first", "second", "result", "when", "event")
 # ("B(J,10)MARK[0]") occur in record after record.
 _Entry = tuple[int, str, str, tuple[str, int], int | None]
 _ENTRIES: dict[str, _Entry] = {}
+
+
+def whole_number(text: str) -> int | None:
+    """The integer ``text`` writes in ASCII digits (a sign allowed, at most nine digits), else None.
+
+    int() alone would read "٣" and "３" as 3, accept "1_000", and raise on "¹"
+    or on more than 4,300 digits.
+    """
+    text = text.strip()
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
 
 
 def _read_entry(entry: str) -> _Entry | None:
@@ -346,6 +360,8 @@ class Reader:
         if named.get("when"):
             date, clock, place = metadata.parse_when(named["when"])
             self.header.date, self.header.time, self.header.place = date, clock, place
+            # Any digit, ASCII or not ("٢٠٢٥", "¹"): a field that starts like
+            # a date the reader could not read is worth a warning.
             if date is None and named["when"][:1].isdigit():
                 self.report(offsets["when"], metadata.DATE_UNREADABLE, f'no date could be read in "{named["when"]}"')
         self.header.event = named.get("event") or None
@@ -465,7 +481,7 @@ class Reader:
         if not side:
             self.report(pos, BAD_MOVE, f'move "{raw}" has no side letter')
             return Move(side, raw, None, line, column)
-        if len(side) != 1 or not side.isalpha() or (self.sides is not None and side not in self.sides):
+        if len(side) != 1 or not (side.isascii() and side.isalpha()) or (self.sides is not None and side not in self.sides):
             expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
             name = self.game.name_en if self.game else "this game"
             self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')
@@ -480,7 +496,7 @@ class Reader:
     @staticmethod
     def point_hint(inner: str) -> str:
         parts = [p.strip() for p in inner.split(",")]
-        if len(parts) == 2 and parts[0].isdigit() and parts[1].isalpha():
+        if len(parts) == 2 and _WHOLE_NUMBER.fullmatch(parts[0]) and parts[1].isascii() and parts[1].isalpha():
             return "the column letter comes first, as in (J,10)"
         return "write (column letter,row number), as in (J,10)"
 
@@ -491,10 +507,12 @@ class Reader:
             name, start = a["name"].upper(), a.start("name")
             value = self.original[a.start("value") : a.end("value")].strip()
             if name == "MARK":
-                try:
-                    move.mark = int(value)
-                except ValueError:
-                    self.report(start, BAD_MARK, f'MARK[{value}] of move "{move.text}" is not a whole number; ignored')
+                mark = whole_number(value)
+                if mark is None:
+                    shown = value if len(value) <= 20 else value[:19] + "…"
+                    self.report(start, BAD_MARK, f'MARK[{shown}] of move "{move.text}" is not a whole number of up to 9 digits; ignored')
+                else:
+                    move.mark = mark
             else:
                 first, count = self.annotations.get(a["name"], (start, 0))
                 self.annotations[a["name"]] = (first, count + 1)
@@ -506,7 +524,7 @@ class Reader:
     def add_unreadable(self, pos: int, raw: str) -> None:
         line, column = self.source.position(pos)
         # A side letter only when it looks like one ("B(J,10", not "hello").
-        side = raw[:1].upper() if raw[:1].isalpha() and not raw[1:2].isalpha() else ""
+        side = raw[:1].upper() if raw[:1].isascii() and raw[:1].isalpha() and not raw[1:2].isalpha() else ""
         text = " ".join(raw.split())
         self.moves.append(Move(side, text if len(text) <= 40 else text[:39] + "…", None, line, column))
 

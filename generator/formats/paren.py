@@ -80,12 +80,18 @@ _OPEN = re.compile(rf"\(\s*;?\s*(?=\[)|\[\s*\(\s*(?={_CODE}\s*\))")
 _SNIFF = re.compile(rf"\s*(?:\(\s*;?\s*\[\s*({_CODE})\s*\]|\[\s*\(\s*({_CODE})\s*\))")
 
 # A well-formed move and its ";" (or the end). The point is one or two
-# letters, or a letter and a number, or nothing (a pass).
+# letters, or a letter and a number, or nothing (a pass). Digits are ASCII
+# only: \d would take "٣" for 3 (int() reads it so), and "¹" would pass
+# str.isdigit() and then make int() raise.
 _MOVE_BODY = (
-    r"(\s*)([A-Za-z])\s*\[\s*([A-Za-z]{0,2}|[A-Za-z]\d{1,2})\s*\]"
-    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?\d+)\s*\]\s*)?(?:;|\Z)"
+    r"(\s*)([A-Za-z])\s*\[\s*([A-Za-z]{0,2}|[A-Za-z][0-9]{1,2})\s*\]"
+    r"\s*(?:(?i:MARK)\s*\[\s*([+-]?[0-9]{1,9})\s*\]\s*)?(?:;|\Z)"
 )
 _MOVES = re.compile(f"({_MOVE_BODY})")
+# A point as the careful path reads it (spaces removed): a column letter, then
+# a row number of up to three ASCII digits (off the board is the rules'
+# business) or, in 19-line Go, a row letter.
+_POINT = re.compile(r"(?P<col>[A-Za-z])(?:(?P<row>[0-9]{1,3})|(?P<letter>[A-Za-z]))")
 _LOOSE_MOVE = re.compile(r"(?P<side>[^\s();\[\]]*)\s*\[(?P<inner>[^\[\];()]*)\]")
 _NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\[")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -123,10 +129,13 @@ class _Reader(Reader):
         pos = opening.end()
         if t[opening.start()] == "[":
             # "[(GO9)[...": the same characters as "([GO9][...", two of them swapped.
-            close = t.index(")", pos)
+            close = t.index(")", pos)  # _OPEN only matches this opening when the ")" is there
             self.report(opening.start(), BAD_OPENING, f'the record opens with "{self.shown(opening.start(), close + 1)}"; read as ([CODE]')
             s = opening.start()
-            self.t = t = f"{t[:s]}([{t[s + 2:close]}]{t[close + 1:]}"  # same length: offsets hold
+            # Rewritten to the same length, so that offsets hold: the spaces
+            # _OPEN allows inside "[ ( GO9)" go after the "]".
+            opened = f"([{t[pos:close]}]"
+            self.t = t = f"{t[:s]}{opened}{' ' * (close + 1 - s - len(opened))}{t[close + 1:]}"
             pos = opening.start() + 1
         pos = self.read_header(pos, len(t))
         end = t.find(")", pos)
@@ -156,12 +165,22 @@ class _Reader(Reader):
             self.read_moves_carefully(pos, pos + len(section))
 
     def read_clean_moves(self, section: str, pos: int) -> bool:
-        """The fast path: every entry well formed (see the brace family's)."""
+        """The fast path: every entry well formed (see the brace family's).
+
+        Matched entry after entry from where the last one ended, never
+        searched for: a search (findall) retries the leading \\s* at every
+        offset of a long run of spaces, and 40,000 of them took 20 seconds.
+        """
         sides = self.sides
-        offset = pos
+        offset = 0
         moves: list[Move] = []
-        for whole, lead, side, inner, mark in _MOVES.findall(section):
-            at = offset + len(lead)
+        match = _MOVES.match
+        while offset < len(section):
+            m = match(section, offset)
+            if m is None:
+                return False
+            whole, lead, side, inner, mark = m.groups()
+            at = pos + offset + len(lead)
             offset += len(whole)
             side = side.upper()
             if sides is not None and side not in sides:
@@ -170,34 +189,38 @@ class _Reader(Reader):
             if move is None:
                 return False
             if mark:
-                move.mark = int(mark)
+                move.mark = int(mark)  # at most nine ASCII digits: _MOVE_BODY
             moves.append(move)
-        if offset != pos + len(section):
-            return False
         self.moves.extend(moves)
         return True
 
     def move(self, side: str, inner: str, at: int) -> Move | None:
         """The move ``side[inner]`` at offset ``at``; None if the point cannot be read."""
         line, column = self.source.position(at)
-        inner = inner.strip().upper()
-        if inner in ("", "TT"):
+        inner = inner.strip()
+        if not inner or (inner.isascii() and inner.upper() == "TT"):
             return Move(side, f"{side}[{inner.lower()}]", None, line, column, passed=True)
         point = self.point(inner, at)
         if point is None:
             return None
-        return Move(side, f"{side}[{inner}]", point, line, column)
+        return Move(side, f"{side}[{inner.upper()}]", point, line, column)
 
     def point(self, inner: str, at: int) -> tuple[str, int] | None:
-        col, rest = inner[:1], inner[1:]
-        if not col.isalpha():
+        """(column letter, row) of ``D5`` (or ``LI`` in 19-line Go); None unless ASCII letters and digits.
+
+        Matched before any upper(): "ß".upper() is "SS", which would read a
+        German letter as the point S19.
+        """
+        m = _POINT.fullmatch(inner)
+        if m is None:
             return None
-        if rest.isdigit():
+        col = m["col"].upper()
+        if m["row"] is not None:
             if self.row_letters and self.number_rows_at is None:
                 self.number_rows_at = at
-            return col, int(rest)
-        if self.row_letters and len(rest) == 1 and rest.isalpha():
-            return col, _LETTERS.index(rest) + 1
+            return col, int(m["row"])
+        if self.row_letters:
+            return col, _LETTERS.index(m["letter"].upper()) + 1
         return None
 
     def read_moves_carefully(self, pos: int, end: int) -> None:
@@ -237,7 +260,7 @@ class _Reader(Reader):
         side = m["side"].strip().upper()
         raw = " ".join(self.original[pos : m.end()].split())
         line, column = self.source.position(pos)
-        if len(side) != 1 or not side.isalpha() or (self.sides is not None and side not in self.sides):
+        if len(side) != 1 or not (side.isascii() and side.isalpha()) or (self.sides is not None and side not in self.sides):
             expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
             name = self.game.name_en if self.game else "this game"
             self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')

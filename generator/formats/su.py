@@ -28,7 +28,6 @@ when black moved first), so it reads the moves before the result.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from generator import games, metadata
 from generator.diagnostics import Diagnostic, define, make
@@ -87,11 +86,12 @@ OTHER_COMMENT = define(
     "Nothing to do if it is a comment; the time and teams lines start with #.",
 )
 
-# A move once NFKC has turned full-width letters and digits into ASCII:
-# side, row and column of the start, the sign, row and column of the end.
-# Captures are X, x or × (NFKC leaves × alone); a plain move "-" or a dash.
+# A move once full-width letters and digits are ASCII (_NARROW): side, row
+# and column of the start, the sign, row and column of the end. Captures are
+# X, x or ×; a plain move "-" or a dash. Rows are ASCII digits only: \d would
+# also take "٣", which int() reads as 3.
 _MOVE = re.compile(
-    r"(?P<side>[A-Za-z])\s*(?P<r1>\d)\s*(?P<c1>[A-Za-z])\s*(?P<sign>[-xX×—–－~])\s*(?P<r2>\d)\s*(?P<c2>[A-Za-z])"
+    r"(?P<side>[A-Za-z])\s*(?P<r1>[0-9])\s*(?P<c1>[A-Za-z])\s*(?P<sign>[-xX×—–－~])\s*(?P<r2>[0-9])\s*(?P<c2>[A-Za-z])"
     r"\s*(?:[#;,，。]\s*(?P<comment>.*))?"
 )
 # A row of the board block; "1000000" is how the standard's own scanned
@@ -101,6 +101,11 @@ _SCANNED_ROW = re.compile(r"[1lI|](?P<cells>[0BRbr]{6})")
 _SIDE_FIELD = re.compile(r"(?P<role>先手方?|后手方?)\s*[:：]?\s*(?P<name>.*)")
 _ROLES = ("先手", "后手")
 _CAPTURE_SIGNS = frozenset("xX×")
+# Full-width ASCII (U+FF01-U+FF5E) and the ideographic space as their ASCII
+# forms: what a line may write full-width ("＃", "！", "Ｂ２Ｅ－３Ｅ"). Not NFKC,
+# which goes further and reads superscripts, circled and mathematical digits
+# ("¹", "①", "𝟑") as digits, in moves and board rows alike.
+_NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
 
 
 def _family_codes() -> list[str]:
@@ -121,7 +126,7 @@ def sniff(text: str) -> str | None:
         return None
     lines = [line.strip() for line in head.splitlines()[:12]]
     for line in lines:
-        plain = unicodedata.normalize("NFKC", line)
+        plain = line.translate(_NARROW)
         if plain.startswith("#") and "先手" in plain and "后手" in plain:
             return codes[0]
         if (m := _BOARD_ROW.fullmatch(plain)) and re.fullmatch(r"\s*[0BRbr]{6}\s*", m["cells"]):
@@ -182,7 +187,7 @@ class _Reader:
         if not line:
             return
         indent = len(raw) - len(raw.lstrip())
-        plain = unicodedata.normalize("NFKC", line)
+        plain = line.translate(_NARROW)
         if plain.startswith("#"):
             self._comment(number, plain[1:].strip())
         elif m := _BOARD_ROW.fullmatch(plain):
@@ -224,7 +229,7 @@ class _Reader:
     def _move(self, number: int, column: int, line: str, plain: str) -> None:
         m = _MOVE.fullmatch(plain)
         if m is None:
-            side = plain[0].upper() if plain[:1].isalpha() else "?"
+            side = plain[0].upper() if plain[:1].isascii() and plain[:1].isalpha() else "?"
             self.report(number, column, BAD_MOVE, f"move {len(self.moves) + 1}: cannot read {line[:40]!r}")
             self.moves.append(Move(side, line[:24], None, number, column))
             return
