@@ -265,6 +265,7 @@ def _serve(args: argparse.Namespace) -> int:
         root=args.config.resolve().parent if args.config else Path.cwd(),
         content=args.content.resolve() if args.content else None,
         output=args.out.resolve() if args.out else None,
+        cache=args.cache.resolve() if args.cache else None,
         host=args.host,
         port=args.port,
         open_browser=args.open,

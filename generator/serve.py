@@ -12,7 +12,10 @@ Three parts, kept apart as in MkDocs:
   output folder. When it sends an HTML page it adds, on the fly, a small
   script that long-polls ``/__qipu/wait?since=N`` and reloads the page once
   build N+1 is done. The files on disk never contain that script: the built
-  site stays exactly what ``qipu build`` writes.
+  site stays exactly what ``qipu build`` writes. It answers only requests
+  whose Host header names it (a guard against DNS rebinding), marks every
+  answer ``nosniff``, types files by their extension alone, and neither a
+  strange path nor a client that goes away mid-answer reaches the terminal.
 
 A record with errors never stops the server: the build reports it as a
 diagnostic like any other. A build that *raises* (a bug in Qipu) is caught:
@@ -25,11 +28,15 @@ from __future__ import annotations
 import errno
 import fnmatch
 import html
+import ipaddress
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
+import stat
+import sys
 import threading
 import time
 import traceback
@@ -191,6 +198,7 @@ class ConfigArgs:
     root: Path
     content: Path | None
     output: Path | None
+    cache: Path | None = None
 
 
 class Site:
@@ -272,7 +280,9 @@ class Site:
 
         args = self.args
         try:
-            config, diagnostics = load_config(args.path, root=args.root, content=args.content, output=args.output)
+            config, diagnostics = load_config(
+                args.path, root=args.root, content=args.content, output=args.output, cache=args.cache
+            )
         except Exception as exc:  # a bug in the config loader: same as a config error
             self.log(traceback.format_exc().rstrip())
             diagnostics = []
@@ -388,13 +398,13 @@ class Rebuilder:
                 self.site.log(traceback.format_exc().rstrip())
 
 
-def is_ignored(path: Path, output_dir: Path) -> bool:
+def is_ignored(path: Path, output_dir: Path, cache_dir: Path | None = None) -> bool:
     """True for files whose change must not rebuild: output, cache, editor temp files."""
     if any(part in IGNORED_DIRS for part in path.parts):
         return True
     if any(fnmatch.fnmatchcase(path.name, pattern) for pattern in IGNORED_NAMES):
         return True
-    return path == output_dir or output_dir in path.parents
+    return any(folder is not None and (path == folder or folder in path.parents) for folder in (output_dir, cache_dir))
 
 
 class _ChangeHandler(FileSystemEventHandler):
@@ -415,7 +425,8 @@ class _ChangeHandler(FileSystemEventHandler):
             self.rebuilder.changed(relevant)
 
     def _relevant(self, path: Path) -> Path | None:
-        if is_ignored(path, Path(self.site.output_dir).resolve()):
+        config = self.site.config
+        if is_ignored(path, Path(config.output_dir).resolve(), Path(config.cache_dir).resolve()):
             return None
         config_file = self.site.config_file
         if path.parent == config_file.parent and not self._inside_recursive_watch(path):
@@ -565,6 +576,92 @@ def inject(page: bytes, snippet: str) -> bytes:
     return page[:at] + extra + page[at:]
 
 
+# A client that went away mid-answer (a reload, a closed tab, a stopped
+# download): ConnectionResetError, BrokenPipeError, ConnectionAbortedError,
+# and socket timeouts. Nothing to answer and nothing to report.
+DISCONNECTS = (ConnectionError, TimeoutError)
+
+HOST_REFUSED = (
+    "Refused: the Host header names another server. qipu serve answers only to localhost, "
+    "IP addresses and the name given with --host (a guard against DNS rebinding).\n"
+)
+
+# The type of a file comes from its extension alone, the same on every
+# machine (mimetypes would read the system's tables, and the Windows
+# registry). Pages are sent by _send_html with their charset; original
+# records keep their own encoding (often GB18030), so .txt has no charset.
+CONTENT_TYPES = {
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".json": "application/json",
+    ".jsonl": "application/json",
+    ".map": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".txt": "text/plain",
+    ".xml": "application/xml",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".ico": "image/x-icon",
+    ".woff": "font/woff",
+    ".woff2": "font/woff2",
+    ".ttf": "font/ttf",
+    ".otf": "font/otf",
+    ".pdf": "application/pdf",
+    ".zip": "application/zip",
+    ".gz": "application/gzip",
+    ".sgf": "application/x-go-sgf",
+}
+UNKNOWN_TYPE = "application/octet-stream"  # with nosniff, a browser downloads it rather than guess
+
+
+def content_type(path: Path) -> str:
+    """The Content-Type of a file, from its extension only."""
+    return CONTENT_TYPES.get(path.suffix.lower(), UNKNOWN_TYPE)
+
+
+# A Host header: a bracketed IPv6 literal or a name (or IPv4 literal), then
+# an optional port. Names are ASCII: browsers send IDNs as punycode.
+_HOST = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._-]+))(?::[0-9]{0,5})?")
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def host_allowed(header: str, names: frozenset[str], bound: IPAddress | None) -> bool:
+    """Whether a Host header names this server: a guard against DNS rebinding.
+
+    A page on evil.example whose name the attacker re-points at 127.0.0.1
+    reaches this server with ``Host: evil.example``; a real visitor names it
+    by ``localhost``, the name given with ``--host`` (``names``) or an IP
+    address, which an attacker cannot re-point. IP literals allowed are the
+    loopback ones and the bound address, or any when bound to all addresses.
+    The port is not checked: a forwarded port (ssh -L) arrives with another.
+    """
+    match = _HOST.fullmatch(header.strip())
+    if match is None:
+        return False
+    name = (match["ip6"] or match["name"]).lower().rstrip(".")
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return match["ip6"] is None and name in names
+    if match["ip6"] is not None and ip.version != 6:
+        return False
+    return ip.is_loopback or bound is None or bound.is_unspecified or ip == bound
+
+
+def _ip(text: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
 NOT_FOUND_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
 <body><h1>Not found</h1><p>Nothing at <code>%s</code> in the built site%s.</p>
@@ -580,6 +677,11 @@ class PreviewServer(ThreadingHTTPServer):
     """
 
     daemon_threads = True  # long polls must not keep the process alive
+    # socketserver listens with a backlog of 5: a page and its parts opened in
+    # a few tabs at once overflow it, and the connections beyond wait for the
+    # client to retry (1 s, then 3 s, 7 s ...). The kernel caps this at
+    # net.core.somaxconn.
+    request_queue_size = 128
 
     def __init__(self, host: str, port: int, site: Site) -> None:
         if ":" in host:
@@ -587,6 +689,27 @@ class PreviewServer(ThreadingHTTPServer):
         self.site = site
         self.live = site.live
         super().__init__((host, port), PreviewHandler)
+        given = host.strip("[]").lower().rstrip(".")  # --host: a name the user chose to call it by
+        self.host_names = frozenset({"localhost", given} - {""})
+        self.bound_ip = _ip(str(self.server_address[0]))
+
+    def accepts_host(self, headers: list[str] | None) -> bool:
+        """Whether the request's Host headers name this server (see :func:`host_allowed`)."""
+        if not headers:
+            return True  # HTTP/1.0 clients may send none; browsers always send one
+        if len(headers) > 1:
+            return False  # a proxy and this server might read different ones
+        return not headers[0].strip() or host_allowed(headers[0], self.host_names, self.bound_ip)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """After a handler raised, in its thread. socketserver's own prints the
+        traceback to stderr; a client that went away is no error at all."""
+        error = sys.exc_info()[1]
+        if isinstance(error, DISCONNECTS):
+            return
+        # One entry, the traceback in it: the request was not answered, the server goes on.
+        self.site.log(f"Error answering a request from {client_address[0]} (a bug in Qipu):\n"
+                      f"{traceback.format_exc().rstrip()}")
 
     @property
     def port(self) -> int:
@@ -612,7 +735,25 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     """Serves files under the output folder only, and adds the reload script to HTML."""
 
     server: PreviewServer
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".jsonl": "application/json", ".txt": "text/plain"}
+    # A client that connects and then says nothing holds a thread: let it go
+    # after this long without a byte (long polls wait on the build, not the socket).
+    timeout = 60
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except DISCONNECTS:
+            # The browser went away mid-answer: the rest cannot be sent either.
+            self.close_connection = True
+
+    def end_headers(self) -> None:
+        # Every answer, errors included: a browser must never take a record,
+        # or anything else, for a page because its bytes look like one.
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        return content_type(Path(path))
 
     def do_GET(self) -> None:
         self._respond(body=True)
@@ -624,30 +765,41 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         pass  # one line per request drowns the build messages
 
     def _respond(self, body: bool) -> None:
+        if not self.server.accepts_host(self.headers.get_all("Host")):
+            return self._send_text(HTTPStatus.FORBIDDEN, HOST_REFUSED, body)
         url = urlsplit(self.path)
         if url.path == WAIT_PATH:
             return self._send_status(parse_qs(url.query), body)
         if url.path == STATUS_PATH:
             return self._send_json(self._status_json(self.server.live.status), body)
-        segments = _segments(url.path)
+        self._send_path(url.path, url.query, body)
+
+    def _send_path(self, path: str, query: str, body: bool) -> None:
+        """The file at a URL path: a page, a file, a folder's index, or 403/404."""
+        segments = _segments(path)
         if segments is None:
             return self._send_page(HTTPStatus.FORBIDDEN, "Forbidden", body)
-        root = Path(self.server.site.output_dir).resolve()
-        target = root.joinpath(*segments).resolve()
-        if target != root and root not in target.parents:
+        try:
+            target = _inside(Path(self.server.site.output_dir).resolve(), segments)
+        except (OSError, ValueError):  # a link removed while it was read, ...
+            return self._send_not_found(path, body)
+        if target is None:
             return self._send_page(HTTPStatus.FORBIDDEN, "Forbidden", body)  # a symlink out of the site
-        if target.is_dir():
-            if not url.path.endswith("/"):
-                # Relative links inside an index.html need the slash.
-                location = url.path + "/" + (f"?{url.query}" if url.query else "")
-                return self._send_redirect(location)
+        info = _stat(target)
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            if not path.endswith("/"):
+                # Relative links inside an index.html need the slash. One
+                # leading slash: "//name/" would send the browser to another
+                # host (recent versions of http.server collapse them too).
+                return self._send_redirect("/" + path.lstrip("/") + "/" + (f"?{query}" if query else ""))
             target = target / "index.html"
-        if not target.is_file():
-            return self._send_not_found(url.path, body)
+            info = _stat(target)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return self._send_not_found(path, body)
         self._send_file(target, body)
 
     def _send_file(self, path: Path, body: bool) -> None:
-        ctype = self.guess_type(str(path))
+        ctype = self.guess_type(path)
         try:
             if path.suffix.lower() in (".html", ".htm"):
                 return self._send_html(HTTPStatus.OK, path.read_bytes(), body)
@@ -686,6 +838,15 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         data = f"<!DOCTYPE html><title>{message}</title><h1>{message}</h1>\n".encode()
         self.send_response(code)
         self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _send_text(self, code: HTTPStatus, message: str, body: bool) -> None:
+        data = message.encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         if body:
@@ -746,6 +907,26 @@ def _segments(url_path: str) -> list[str] | None:
     return segments
 
 
+def _inside(root: Path, segments: list[str]) -> Path | None:
+    """The real path of ``segments`` under ``root``, or None if a symlink leads out of it.
+
+    ``os.path.realpath`` rather than ``Path.resolve``: on Python 3.11 the
+    latter raises RuntimeError on a symlink loop; realpath leaves the rest
+    of such a path as it is, and the stat that follows refuses it.
+    """
+    target = Path(os.path.realpath(root.joinpath(*segments)))
+    return target if target == root or root in target.parents else None
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """The status of a file, or None for a path that is missing or that the file
+    system refuses (a name over 255 bytes, a symlink loop, no permission ...)."""
+    try:
+        return path.stat()
+    except (OSError, ValueError):
+        return None
+
+
 # --------------------------------------------------------------------------
 # The command
 
@@ -756,6 +937,7 @@ def serve(
     root: Path,
     content: Path | None,
     output: Path | None,
+    cache: Path | None = None,
     host: str = "127.0.0.1",
     port: int = 8000,
     open_browser: bool = False,
@@ -774,8 +956,8 @@ def serve(
     """
     from generator.config import load_config
 
-    args = ConfigArgs(config_path, Path(root), content, output)
-    config, diagnostics = load_config(config_path, root=args.root, content=content, output=output)
+    args = ConfigArgs(config_path, Path(root), content, output, cache)
+    config, diagnostics = load_config(config_path, root=args.root, content=content, output=output, cache=cache)
     live = LiveReload()
     for d in diagnostics:
         log(d.format())
