@@ -78,15 +78,28 @@ DATE_UNREADABLE = define(
 # Comparing names
 
 
-# Remembered: the same team and event names are compared in record after record.
-@functools.lru_cache(maxsize=4096)
+# Names up to this long are remembered by loose(): real team and event names
+# are far shorter. A longer text (a damaged header field of a megabyte) is
+# reduced each time instead: remembered, 4,096 of them would keep gigabytes
+# alive after their records are gone.
+LOOSE_CACHED = 256
+
+
 def loose(name: str) -> str:
     """A team or event name reduced for comparison: NFKC, case folded, no spaces.
 
     "Ａ２", "a2" and "A 2" all become "a2"; full-width and half-width
     punctuation become the same.
     """
+    return _loose_cached(name) if len(name) <= LOOSE_CACHED else _reduced(name)
+
+
+def _reduced(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+# Remembered: the same team and event names are compared in record after record.
+_loose_cached = functools.lru_cache(maxsize=4096)(_reduced)
 
 
 def strip_colour(name: str, letter: str | None) -> str:
@@ -139,7 +152,7 @@ _AMBIGUOUS = frozenset({"先后手胜", "先(后)手胜", "先(后)手获胜", "
 _ANY_COLOUR = re.compile(r"执?[黑白红蓝]方?(?:胜|获胜|胜出|胜利|赢)")
 _TEAM_WIN = re.compile(r"(.+?)(?:胜出|获胜|胜利|胜|赢)")
 # A reason after the words: "先手胜(超时)", "后手胜，对方认输".
-_REASON = re.compile(r"[(（\[［【,，;；].*$")
+_REASON = re.compile(r"[(（\[［【,，;；]")
 
 # Keyed by the sides, not the code: colour words depend on nothing else.
 _colour_cache: dict[tuple[object, object], dict[str, Result]] = {}
@@ -176,11 +189,22 @@ def parse_result(
     key = loose(text)
     if not key:
         return None, False
-    for candidate in dict.fromkeys((key, loose(_REASON.sub("", text)))):
+    for candidate in dict.fromkeys((key, loose(_without_reason(text)))):
         found = _lookup_result(candidate, game, first, second)
         if found is not None:
             return found
     return None, False
+
+
+def _without_reason(text: str) -> str:
+    """The text up to a reason after the result words, on its last line.
+
+    What ``re.sub(r"[(（[［【,，;；].*$", "", text)`` gives, in one pass: as a
+    pattern, every bracket before the last line break would be tried against
+    the rest of its line, the square of the text's length on a long field.
+    """
+    reason = _REASON.search(text, text.rfind("\n") + 1)
+    return text if reason is None else text[: reason.start()]
 
 
 def _lookup_result(
@@ -244,8 +268,25 @@ def parse_when(text: str) -> tuple[str | None, str | None, str | None]:
 
 def _read_when(text: str) -> tuple[str | None, str | None, int]:
     """Date, time, and the offset where the text after them begins."""
-    plain = text.translate(_WHEN_TABLE) if _WHEN_WIDE.search(text) else text
-    lead = len(plain) - len(plain.lstrip())
+    return _read_plain(_plain(text))
+
+
+def _plain(text: str) -> str:
+    """The text with full-width digits and separators made ASCII, one character for one."""
+    return text.translate(_WHEN_TABLE) if _WHEN_WIDE.search(text) else text
+
+
+_NON_SPACE = re.compile(r"\S")
+
+
+def _read_plain(plain: str, start: int = 0) -> tuple[str | None, str | None, int]:
+    """:func:`_read_when` of ``plain[start:]``, made plain by :func:`_plain`; offsets are in ``plain``.
+
+    File names are read from every segment on, so nothing here may copy or
+    scan the rest of the text: that would cost its length at each segment.
+    """
+    text_start = _NON_SPACE.search(plain, start)
+    lead = text_start.start() if text_start else len(plain)
     m = _PLACEHOLDER.match(plain, lead)
     if m:
         return None, None, m.end()
@@ -261,7 +302,7 @@ def _read_when(text: str) -> tuple[str | None, str | None, int]:
         found = _from_digits(m.group())
         if found is not None:
             return found[0], found[1], m.end()
-    return None, None, 0
+    return None, None, start
 
 
 def _from_digits(digits: str) -> tuple[str, str | None] | None:
@@ -304,18 +345,29 @@ def _place(text: str, start: int) -> str | None:
 
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9_]{0,9}$")
 _CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
-_VS_SPACED = re.compile(r"\s+vs\.?\s+", re.IGNORECASE)
-_VS_ANY = re.compile(r"\s*vs\.?\s*", re.IGNORECASE)
+# Where a match around "vs" may start: not inside a run of spaces, only where
+# the run does (a match inside it would start there too, further left). The
+# engine would otherwise try each space of a long run against the rest of the
+# run, the square of its length. The runs themselves are possessive (\s*+):
+# what follows them is never a space, so giving one back never helps.
+_RUN_START = r"(?:(?<!\s)|(?!\s))"
+_VS_SPACED = re.compile(_RUN_START + r"\s++vs\.?\s+", re.IGNORECASE)
+_VS_ANY = re.compile(_RUN_START + r"\s*+vs\.?\s*", re.IGNORECASE)
 # Result words glued to the end of the second team's name:
 # "沼泽vs北京工业大学-知行执守黑方胜" (a real SU file name).
 _GLUED_RESULT = re.compile(
     r"(?P<head>.+?)(?P<words>(?:先手|后手)方?(?:获胜|胜出|胜)|执?[黑白红蓝]方?(?:获胜|胜出|胜)|平局|和棋|未决胜|输赢未定)"
 )
-_VS_ALONE = re.compile(r"\s*-\s*vs\.?\s*-\s*", re.IGNORECASE)
+_VS_ALONE = re.compile(_RUN_START + r"\s*+-\s*+vs\.?\s*+-\s*", re.IGNORECASE)
 # "先手方贝壳苏拉后手方北信科苏拉卡尔塔后手胜": the teams named by their role.
 _SIDES_NAMED = re.compile(r"先手方?[:：]?(?P<first>.+?)后手方?[:：]?(?P<second>.+)")
 _RESULT_AND_TIME = re.compile(r"(?P<words>\S+)\s+(?P<when>\d.*)")
 _LOOKS_LIKE_RESULT = re.compile(r".*(?:胜|胜出|获胜|赢)")
+# File systems keep a name to 255 bytes or characters (Linux: 255 bytes,
+# NTFS: 255 UTF-16 units), so a longer one did not come from a file and is
+# not read: each segment that may name a winner ("x胜利") reads the team names
+# before it, which costs the square of the name's length.
+NAME_MAX = 1024
 
 
 def from_filename(name: str) -> Metadata:
@@ -326,11 +378,14 @@ def from_filename(name: str) -> Metadata:
     the first later segment that reads as result words, the teams are what
     comes before it, around ``vs``; after the result come the time and
     place, then the event. Names outside the convention give what could be
-    read, often nothing; this never raises.
+    read, often nothing; this never raises. A name longer than
+    :data:`NAME_MAX` characters gives nothing.
     """
     stem = re.split(r"[\\/]", name)[-1]
     stem = _EXTENSION.sub("", stem.strip()).strip()
     meta = Metadata()
+    if len(stem) > NAME_MAX:
+        return meta
     code, sep, rest_of_name = stem.partition("-")
     if sep and _is_code(code, rest_of_name):
         meta.code = code.strip().upper()
@@ -341,19 +396,26 @@ def from_filename(name: str) -> Metadata:
 
     vs = next((i for i, s in enumerate(segments) if _VS_ANY.search(s)), None)
     start = 0 if vs is None else vs + 1
+    # Whether a date starts at a segment is read from the name joined once:
+    # joining the rest of the name at every segment costs its length each time.
+    dated = _dated_segments(segments)
     for i in range(start, len(segments)):
-        if _when_starts("-".join(segments[i:])):
+        if dated(i):
             # No result in the name. Anything between the teams and the date
             # sits where the result belongs and is not taken as a team name.
             meta.first, meta.second = _teams("-".join(segments[:start]), game)
             _read_when_and_event(segments[i:], meta)
             return meta
-        first, second = _teams("-".join(segments[:i]), game)
-        found = _read_result_segment(segments[i], game, first, second)
+        # The teams decide only words that name a winner ("<team>胜出"): the
+        # names before a segment are read for those alone, and for the result.
+        teams = _teams("-".join(segments[:i]), game) if _NAMES_WINNER.search(segments[i]) else None
+        found = _read_result_segment(segments[i], game, *(teams or (None, None)))
         if found is not None:
             words, result, head, when = found
             if head:  # words glued to the second name: the teams are read again with its head
                 first, second = _teams("-".join([*segments[:i], head]), game)
+            else:
+                first, second = teams or _teams("-".join(segments[:i]), game)
             meta.first, meta.second = first, second
             meta.result, meta.result_text = result, words
             _read_when_and_event(([when] if when else []) + segments[i + 1 :], meta)
@@ -361,6 +423,26 @@ def from_filename(name: str) -> Metadata:
     # Neither result nor date: only the teams can be trusted.
     meta.first, meta.second = _teams("-".join(segments[:start]), game)
     return meta
+
+
+# Result words that can only be read with the team names ("<team>胜出" and
+# kin, see parse_result) hold one of these; no other character becomes one
+# under NFKC or case folding.
+_NAMES_WINNER = re.compile("[胜赢]")
+
+
+def _dated_segments(segments: list[str]) -> Callable[[int], bool]:
+    """A test of whether the name from segment ``i`` on begins with a date, as :func:`_when_starts`."""
+    plain = _plain("-".join(segments))
+    offsets = [0]
+    for segment in segments:
+        offsets.append(offsets[-1] + len(segment) + 1)
+
+    def dated(i: int) -> bool:
+        date, _, end = _read_plain(plain, offsets[i])
+        return date is not None or end > offsets[i]
+
+    return dated
 
 
 def _is_code(segment: str, following: str) -> bool:

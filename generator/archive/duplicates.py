@@ -17,13 +17,16 @@ decide which file is right:
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import heapq
 import re
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator, Sequence
 
+from generator.archive.teams import few_pairs
 from generator.diagnostics import Diagnostic, define, make
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "COPY_TEAMS",
     "DUPLICATE",
     "NEAR_COPY",
+    "NEAR_MAX",
     "SAME_PAIRING",
     "Entry",
     "game_keys",
@@ -109,10 +113,22 @@ def _normalise(move: str) -> str:
     """A move as both sides' writers would agree on it: no MARK, no spaces, upper case, "-" for "X"."""
     move = unicodedata.normalize("NFKC", move)
     if "[" in move:  # a MARK[...] to drop (a regex search costs more than this test)
-        move = _MARK.sub("", move)
+        move = _without_marks(move)
     # str.split() splits at exactly the characters \s matches (str.isspace), in a tenth of the time.
     move = "".join(move.split()).upper()
     return _CAPTURE_SIGN.sub("-", move) if "X" in move or "×" in move else move
+
+
+def _without_marks(text: str) -> str:
+    """``_MARK.sub("", text)``, in one pass over the text.
+
+    A MARK[ with no "]" after it is tried against the whole rest of the text,
+    and so is every later one: on the joined moves of a record full of
+    unclosed marks, the square of its length. No match ends after the last
+    "]", so the text after it is left as it is.
+    """
+    end = text.rfind("]") + 1
+    return _MARK.sub("", text[:end]) + text[end:] if end else text
 
 
 def moves_key(code: str, moves: Iterable[str]) -> str:
@@ -169,22 +185,19 @@ def near_copies(groups: list[list[Entry]]) -> tuple[list[tuple[str, str]], list[
             buckets[(shown.code, shown.opening, shown.folder)].append(shown)
     found: list[Diagnostic] = []
     for candidates in buckets.values():
-        for i, a in enumerate(candidates):
-            for b in candidates[i + 1 :]:
-                if not _same_game(a, b):
-                    continue
-                pairs.append((a.path, b.path))
-                if (a.first, a.second, a.date, a.time) == (b.first, b.second, b.date, b.time) and a.time:
-                    continue  # SAME_PAIRING already says so
-                for this, other in ((a, b), (b, a)):
-                    found.append(
-                        make(
-                            this.path, 1, 1, NEAR_COPY,
-                            f"this record and {other.path} start with the same {OPENING} moves but differ later "
-                            f"({this.plies} and {other.plies} moves): probably one game saved by both programs; "
-                            "the problems page compares them",
-                        )
+        for a, b in _same_games(candidates):
+            pairs.append((a.path, b.path))
+            if (a.first, a.second, a.date, a.time) == (b.first, b.second, b.date, b.time) and a.time:
+                continue  # SAME_PAIRING already says so
+            for this, other in ((a, b), (b, a)):
+                found.append(
+                    make(
+                        this.path, 1, 1, NEAR_COPY,
+                        f"this record and {other.path} start with the same {OPENING} moves but differ later "
+                        f"({this.plies} and {other.plies} moves): probably one game saved by both programs; "
+                        "the problems page compares them",
                     )
+                )
     return sorted(set(pairs)), sorted(found)
 
 
@@ -192,6 +205,70 @@ def _same_game(a: Entry, b: Entry) -> bool:
     if a.date and b.date and a.date != b.date:
         return False
     return bool((a.first and a.first == b.first) or (a.second and a.second == b.second))
+
+
+# A record is paired with at most this many later records of its bucket that
+# may be the same game. Real archives have one, the other program's copy; a
+# record that shares its opening, a team and a day with hundreds (a damaged
+# or generated archive) would otherwise give the square of their number in
+# pairs and warnings.
+NEAR_MAX = 8
+
+
+def _same_games(candidates: Sequence[Entry]) -> Iterator[tuple[Entry, Entry]]:
+    """Pairs (a, b), a before b, that :func:`_same_game` accepts: for each a the first :data:`NEAR_MAX`.
+
+    Only records that share a team on one side can be one game, so each
+    record looks up the others by team (and by day, where it gives one)
+    instead of trying every other record of the bucket.
+    """
+    index = _Positions(candidates)
+    for i, a in enumerate(candidates):
+        later = heapq.merge(*(_after(positions, i) for positions in index.partners(a)))
+        previous, taken = -1, 0
+        for j in later:
+            if j == previous:
+                continue  # found on both sides
+            previous = j
+            if _same_game(a, candidates[j]):  # always: the index only narrows the candidates
+                yield a, candidates[j]
+                taken += 1
+                if taken == NEAR_MAX:
+                    break
+
+
+class _Positions:
+    """Where each team stands in a bucket of records, by side: in any record, and on each day."""
+
+    def __init__(self, candidates: Sequence[Entry]) -> None:
+        self.any_day: dict[tuple[int, str], list[int]] = defaultdict(list)
+        self.on_day: dict[tuple[int, str, str], list[int]] = defaultdict(list)  # day "": no date given
+        for j, entry in enumerate(candidates):
+            for side, team in ((0, entry.first), (1, entry.second)):
+                if team:
+                    self.any_day[(side, team)].append(j)
+                    self.on_day[(side, team, entry.date or "")].append(j)
+
+    def partners(self, a: Entry) -> list[list[int]]:
+        """Sorted lists of positions that together hold every record that may be ``a``'s game.
+
+        A record without a date may be any day's game; one with a date, a
+        game of that day or of a record that gives none.
+        """
+        lists: list[list[int]] = []
+        for side, team in ((0, a.first), (1, a.second)):
+            if not team:
+                continue
+            if a.date:
+                lists += [self.on_day.get((side, team, a.date), []), self.on_day.get((side, team, ""), [])]
+            else:
+                lists.append(self.any_day.get((side, team), []))
+        return lists
+
+
+def _after(positions: list[int], i: int) -> Iterator[int]:
+    """The positions after ``i``, found by bisection and read lazily: a copy would cost the whole list."""
+    return (positions[k] for k in range(bisect.bisect_right(positions, i), len(positions)))
 
 
 def _has_moves(entry: Entry) -> bool:
@@ -371,7 +448,7 @@ def shared_names(groups: Iterable[list[Entry]]) -> list[tuple[str, str]]:
             continue  # a single record names one spelling per side
         for side in ("first", "second"):
             names = sorted({getattr(e, side) for e in members if getattr(e, side)})
-            for i, a in enumerate(names):
-                for b in names[i + 1 :]:
-                    pairs.add((a, b))
+            # Past a few spellings, each with the first (a damaged archive
+            # can hold one game under thousands of names).
+            pairs.update(few_pairs(names))
     return sorted(pairs)

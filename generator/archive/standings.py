@@ -145,20 +145,36 @@ def _sonneborn_berger(games: list[Played], table: dict[str, _Tally]) -> dict[str
     return sb
 
 
-def _head_to_head(group: list[str], games: list[Played], points: Points) -> dict[str, float]:
+def _games_of(games: list[Played]) -> dict[str, list[Played]]:
+    """Each team's games, in the order of ``games``."""
+    by_team: dict[str, list[Played]] = defaultdict(list)
+    for game in games:
+        by_team[game.first].append(game)
+        by_team[game.second].append(game)
+    return by_team
+
+
+def _head_to_head(group: list[str], games_of: dict[str, list[Played]], points: Points) -> dict[str, float]:
     """Mini-league points of each team from the games among ``group``.
 
     If the tied teams have not all played each other equally often (an
     unfinished event), the mini-league is still computed from the games that
     exist: a team simply has fewer chances to score in it. Organisers who want
     otherwise can order another tie-break first.
+
+    Only the group's own games are read (``games_of``, see :func:`_games_of`):
+    reading every game of the event for every tied group would cost the
+    number of groups times the number of games. Each team's points are added
+    in the order of the event's games, so that a float sum (``win = 0.1``)
+    does not depend on how the games were found.
     """
     members = set(group)
     scores = dict.fromkeys(group, 0.0)
-    for game in games:
-        if game.first in members and game.second in members:
-            scores[game.first] += _points_of(_fraction(game, game.first), points)
-            scores[game.second] += _points_of(_fraction(game, game.second), points)
+    for team in group:
+        for game in games_of.get(team, ()):
+            opponent = game.second if game.first == team else game.first
+            if opponent in members:
+                scores[team] += _points_of(_fraction(game, team), points)
     return scores
 
 
@@ -198,6 +214,7 @@ def standings(
     )
     table = _tally(sorted(set(teams)), played, points)
     sb = _sonneborn_berger(played, table)
+    games_of = _games_of(played)
     fixed: dict[str, dict[str, float]] = {
         "sonneborn-berger": {team: sb.get(team, 0.0) for team in table},
         "wins": {team: float(row.wins) for team, row in table.items()},
@@ -212,7 +229,7 @@ def standings(
             return [group]
         name, rest = remaining[0], remaining[1:]
         if name == "head-to-head":
-            key = _head_to_head(group, played, points) if len(group) > 1 else {group[0]: 0.0}
+            key = _head_to_head(group, games_of, points) if len(group) > 1 else {group[0]: 0.0}
         else:
             key = fixed[name]
         for team in group:
@@ -247,20 +264,45 @@ def standings(
 _SCORES = {1.0: "1", 0.5: "½", 0.0: "0"}
 
 
+class _CrossRow(dict[str, list[CrossGame]]):
+    """A crosstable row: the opponents met, with their games; any other listed team reads as [].
+
+    A full row for every team would hold the square of the number of teams
+    in empty lists: gigabytes for the thousands of teams of a damaged or
+    generated archive, which ``qipu check`` indexes without drawing a table.
+    """
+
+    __slots__ = ("listed",)
+
+    def __init__(self, listed: frozenset[str]) -> None:
+        super().__init__()
+        self.listed = listed
+
+    def __missing__(self, column: str) -> list[CrossGame]:
+        if column in self.listed:
+            return []  # a new list, not stored: the row stays as small as the games
+        raise KeyError(column)
+
+
 def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[str, list[CrossGame]]]:
     """Row team -> column team -> the games between them, seen from the row team.
 
-    Every listed team has a row and every listed team a column (the diagonal
-    and pairs that never met hold an empty list), so templates can index
-    without checks. In a double round robin a cell holds two games; games are
-    sorted by ``game_id``. Games involving a team not listed, or a team
-    against itself, are left out.
+    Every listed team has a row, and every listed team can be looked up in
+    every row (the diagonal and pairs that never met give an empty list), so
+    templates can index without checks; a row holds only the pairs that
+    met, and ``row.get(column, [])`` is the same. In a double round robin a
+    cell holds two games; games are sorted by ``game_id``. Games involving a
+    team not listed, or a team against itself, are left out.
     """
-    listed = set(teams)
-    table: dict[str, dict[str, list[CrossGame]]] = {row: {col: [] for col in teams} for row in teams}
+    listed = frozenset(teams)
+    table: dict[str, dict[str, list[CrossGame]]] = {row: _CrossRow(listed) for row in teams}
     for game in sorted(games, key=attrgetter("game_id", "first", "second")):
         if game.first == game.second or game.first not in listed or game.second not in listed:
             continue
-        table[game.first][game.second].append(CrossGame(game.game_id, _SCORES[_fraction(game, game.first)], True))
-        table[game.second][game.first].append(CrossGame(game.game_id, _SCORES[_fraction(game, game.second)], False))
+        table[game.first].setdefault(game.second, []).append(
+            CrossGame(game.game_id, _SCORES[_fraction(game, game.first)], True)
+        )
+        table[game.second].setdefault(game.first, []).append(
+            CrossGame(game.game_id, _SCORES[_fraction(game, game.second)], False)
+        )
     return table

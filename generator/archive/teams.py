@@ -10,16 +10,17 @@ the organiser only has to confirm them.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Container, Iterable, Iterator, Mapping, Sequence
 
 # The key two spellings share when they differ only in width, case or spaces;
 # shared with the metadata reader so both stages compare names alike.
 from generator.metadata import loose
 
-__all__ = ["Suggestion", "Teams", "loose", "suggest_aliases", "tidy"]
+__all__ = ["AFFIX_MAX", "PAIRS_MAX", "Suggestion", "Teams", "few_pairs", "loose", "suggest_aliases", "tidy"]
 
 _SPACE = re.compile(r"\s+")
 
@@ -128,28 +129,80 @@ def _school_like(affix: str, separated: bool) -> bool:
     return separated and len(affix) >= 2
 
 
-def _affixed(name: str) -> list[tuple[str, str]]:
-    """(core, reason) for every way ``name`` splits into a school affix and a core."""
+# A school name with its separator fits in this many characters: the long
+# English names of Chinese universities are about 50 ("Beijing University of
+# Posts and Telecommunications"). A name is split only this close to either
+# end: every split costs a slice of the whole name, so splitting a name
+# everywhere costs the square of its length (for 100,000 characters, minutes
+# and gigabytes), while no school name needs a split further in.
+AFFIX_MAX = 100
+
+
+def _splits(length: int) -> list[int]:
+    """Where to split a name of ``length`` characters: at most ``AFFIX_MAX`` from either end, in order."""
+    near_start = range(1, min(length, AFFIX_MAX + 1))
+    near_end = range(max(near_start.stop, length - AFFIX_MAX), length)
+    return [*near_start, *near_end]
+
+
+def _separated(affix: str, core: str, kind: str) -> bool:
+    """Whether a prefix is joined to its core by a separator (a suffix never counts as separated)."""
+    return kind == "prefix" and (affix[-1] in _SEPARATORS or core[0] in _SEPARATORS)
+
+
+def _affixed(name: str, known: Container[str]) -> list[tuple[str, str]]:
+    """(core, reason) for every way ``name`` splits into a school affix and a core in ``known``.
+
+    The cores are looked up before the affix is judged: most splits give no
+    known name, and the reason is only worth writing for those that do.
+    """
     found: list[tuple[str, str]] = []
-    for i in range(1, len(name)):
+    for i in _splits(len(name)):
         head, tail = name[:i], name[i:]
         # Prefix: "北京科技大学-沼泽" -> "沼泽"; suffix: "沼泽-北京科技大学" -> "沼泽".
         for affix, core, kind in ((head, tail, "prefix"), (tail, head, "suffix")):
-            core_clean = core.strip(" -_")
-            if not core_clean:
+            if len(affix) > AFFIX_MAX:
                 continue
-            separated = (kind == "prefix" and (affix[-1] in _SEPARATORS or core[0] in _SEPARATORS)) or (
-                kind == "suffix" and (affix[0] in _SEPARATORS or core[-1] in _SEPARATORS)
-            )
+            core_clean = core.strip(" -_")
             # A suffix must name a school outright: "北京科技大学" and
             # "北京科技大学-沼泽" are more likely two teams of one school.
-            if _school_like(affix, separated and kind == "prefix"):
+            if core_clean and core_clean in known and _school_like(affix, _separated(affix, core, kind)):
                 found.append((core_clean, f"same name with the {kind} '{affix.strip(' -_')}'"))
-    # "沼泽(北京科技大学)" and "沼泽（北京科技大学）" (NFKC makes the brackets ASCII).
-    bracket = re.fullmatch(r"(.+?)\s*\((.+)\)", name)
-    if bracket and _school_like(bracket.group(2), True):
-        found.append((bracket.group(1).strip(), f"same name with '({bracket.group(2)})' added"))
+    bracketed = _bracketed(name)
+    if bracketed is not None and bracketed[0] in known:
+        found.append(bracketed)
     return found
+
+
+_BRACKETED = re.compile(r"(.+?)\s*\((.+)\)")
+
+
+def _bracketed(name: str) -> tuple[str, str] | None:
+    """(core, reason) for "沼泽(北京科技大学)" and "沼泽（北京科技大学）" (NFKC makes the brackets ASCII).
+
+    Only a name ending in ")" is matched: on any other the pattern would
+    try every "(" against the whole rest of the name.
+    """
+    if not name.endswith(")"):
+        return None
+    bracket = _BRACKETED.fullmatch(name)
+    if bracket is None or len(bracket.group(2)) > AFFIX_MAX or not _school_like(bracket.group(2), True):
+        return None
+    return bracket.group(1).strip(), f"same name with '({bracket.group(2)})' added"
+
+
+# Beyond this many spellings that look alike, suggesting every pair of them
+# helps nobody and grows with the square of their number (a damaged archive
+# can hold thousands): each is then paired with the first one only, which is
+# enough to see that they are one team. Real archives have two or three.
+PAIRS_MAX = 8
+
+
+def few_pairs(names: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """Every pair of a few names, in order; for more than ``PAIRS_MAX``, each name with the first."""
+    if len(names) <= PAIRS_MAX:
+        return itertools.combinations(names, 2)
+    return ((names[0], other) for other in names[1:])
 
 
 def suggest_aliases(names: Iterable[str], shared_games: Iterable[tuple[str, str]] = ()) -> list[Suggestion]:
@@ -166,7 +219,10 @@ def suggest_aliases(names: Iterable[str], shared_games: Iterable[tuple[str, str]
     - the names stand on the same side of the same game in two copies of one
       record (``shared_games``, from :mod:`generator.archive.duplicates`).
 
-    The result is sorted by the pair of names.
+    The result is sorted by the pair of names. The work grows with the
+    names' total length, not its square: an affix is at most
+    :data:`AFFIX_MAX` characters, and more than :data:`PAIRS_MAX` spellings
+    that look alike are each paired with the first of them only.
     """
     pool = sorted(set(names))
     shared = [(a, b) for a, b in shared_games if a != b]
@@ -181,19 +237,21 @@ def suggest_aliases(names: Iterable[str], shared_games: Iterable[tuple[str, str]
     for name in pool:
         by_loose.setdefault(loose(name), []).append(name)
     for group in by_loose.values():
-        for i, a in enumerate(group):
-            for b in group[i + 1 :]:
-                reason = _difference(a, b)
-                if reason:
-                    add(a, b, reason)
+        for a, b in few_pairs(group):
+            reason = _difference(a, b)
+            if reason:
+                add(a, b, reason)
 
     # Index by tidy form so that "沼泽" matches the core of "北京科技大学 - 沼泽".
     by_tidy: dict[str, list[str]] = {}
     for name in pool:
         by_tidy.setdefault(tidy(name), []).append(name)
     for name in pool:
-        for core, reason in _affixed(tidy(name)):
-            for other in by_tidy.get(core, ()):
+        for core, reason in _affixed(tidy(name), by_tidy):
+            others = by_tidy[core]
+            # Many spellings of the core are paired with each other above;
+            # the first of them stands for all.
+            for other in others if len(others) <= PAIRS_MAX else others[:1]:
                 add(name, other, reason)
 
     for a, b in shared:
