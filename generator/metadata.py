@@ -242,10 +242,12 @@ _WHEN_TABLE = str.maketrans(
 )
 _PLACEHOLDER = re.compile(r"[Yy]{4}[Mm]{2}[Dd]{2}(?:[HhTt]{2}[Mm]{2}(?:[Ss]{2})?)?")
 _SEPARATED = re.compile(
-    r"(?P<y>\d{4})\s*[-./_年]\s*(?P<mo>\d{1,2})\s*[-./_月]\s*(?P<d>\d{1,2})(?!\d)\s*日?"
-    r"(?:[\sT_|,-]*(?P<h>\d{1,2})\s*[:._时点]\s*(?P<mi>\d{1,2})(?!\d)(?:\s*[:._分]\s*(?P<s>\d{1,2})(?!\d))?\s*[分秒]?)?"
+    r"(?P<y>[0-9]{4})\s*[-./_年]\s*(?P<mo>[0-9]{1,2})\s*[-./_月]\s*(?P<d>[0-9]{1,2})(?![0-9])\s*日?"
+    r"(?:[\sT_|,-]*(?P<h>[0-9]{1,2})\s*[:._时点]\s*(?P<mi>[0-9]{1,2})(?![0-9])(?:\s*[:._分]\s*(?P<s>[0-9]{1,2})(?![0-9]))?\s*[分秒]?)?"
 )
-_DIGITS = re.compile(r"\d{8,14}(?!\d)")
+# ASCII digits only: \d takes any script's digits ("٢٠٢٥"), which no record tool writes
+# (full-width ones are turned into ASCII first, see _WHEN_WIDE).
+_DIGITS = re.compile(r"[0-9]{8,14}(?![0-9])")
 # The characters _WHEN_TABLE replaces: translate() is slow on CJK text and most texts have none.
 _WHEN_WIDE = re.compile("[\uFF10-\uFF19：．／－｜\u3000]")
 _PLACE_TRIM = " \t|,-_;，、"
@@ -361,7 +363,7 @@ _GLUED_RESULT = re.compile(
 _VS_ALONE = re.compile(_RUN_START + r"\s*+-\s*+vs\.?\s*+-\s*", re.IGNORECASE)
 # "先手方贝壳苏拉后手方北信科苏拉卡尔塔后手胜": the teams named by their role.
 _SIDES_NAMED = re.compile(r"先手方?[:：]?(?P<first>.+?)后手方?[:：]?(?P<second>.+)")
-_RESULT_AND_TIME = re.compile(r"(?P<words>\S+)\s+(?P<when>\d.*)")
+_RESULT_AND_TIME = re.compile(r"(?P<words>\S+)\s+(?P<when>[0-9].*)")
 _LOOKS_LIKE_RESULT = re.compile(r".*(?:胜|胜出|获胜|赢)")
 # File systems keep a name to 255 bytes or characters (Linux: 255 bytes,
 # NTFS: 255 UTF-16 units), so a longer one did not come from a file and is

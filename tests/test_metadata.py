@@ -345,3 +345,10 @@ def test_other_disagreements_each_have_a_code():
     named = Metadata(code="C5", first="A9", place="上海", event="另一赛事", date="2025-12-28")
     _, diagnostics = merge("x.txt", HEADER, named)
     assert sorted(d.code for d in diagnostics) == ["META-W001", "META-W002", "META-W004", "META-W005", "META-W006"]
+
+
+def test_dates_in_other_scripts_digits_are_not_read_as_dates() -> None:
+    # Full-width digits are what Chinese input methods type: read. Arabic-Indic ones no record tool writes.
+    assert from_filename("C5-甲 vs 乙-先手胜-２０２５.０８.０２ １４.００ 合肥-赛事.txt").date == "2025-08-02"
+    odd = from_filename("C5-甲 vs 乙-先手胜-٢٠٢٥.٠٨.٠٢ ١٤.٠٠ 合肥-赛事.txt")
+    assert odd.date is None and odd.time is None
