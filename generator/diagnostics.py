@@ -89,7 +89,7 @@ def catalog_markdown() -> str:
     from generator import games
 
     games.load_all()  # the format, rules and board modules of every game
-    for module in ("decode", "metadata", "pipeline", "config", "scan", "archive.duplicates", "build"):
+    for module in ("decode", "metadata", "pipeline", "config", "scan", "archive.duplicates", "build", "check"):
         importlib.import_module(f"generator.{module}")
     rows = ["| code | severity | what it means | what to do |", "| --- | --- | --- | --- |"]
     for code in sorted(CATALOG):

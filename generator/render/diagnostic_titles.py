@@ -13,6 +13,7 @@ from generator.diagnostics import CATALOG
 
 ZH: dict[str, str] = {
     "ARC-N101": "此棋谱是另一文件中同一对局的副本",
+    "ARC-N102": "两种队名写法看来是同一支队伍",
     "ARC-W101": "同一对局的两份棋谱声明的结果不同",
     "ARC-W102": "同一对局的两份棋谱队名不同",
     "ARC-W103": "同一对阵同一时间的两份棋谱着法不同",

@@ -244,6 +244,12 @@ def _division_name(part: Any, strings: Mapping[str, str]) -> str:
     return strings["division.other"]
 
 
+# A crosstable has a cell for every pair of teams: beyond this many teams
+# (an open Swiss event is far below it, a damaged archive can be far above)
+# the page would weigh megabytes for a table nobody can read.
+CROSSTABLE_MOST_TEAMS = 200
+
+
 def _table(
     table: Any, tiebreaks: tuple[str, ...], page: str, team_href: Mapping[str, str], site: SiteInfo
 ) -> dict[str, Any]:
@@ -255,6 +261,7 @@ def _table(
     strings = site.strings
     games = [game_row(e, page, site, team_href) for e in table.games]
     game_href = {e.url: row["href"] for e, row in zip(table.games, games)}  # the crosstable links them again
+    crossed = table.teams if len(table.teams) <= CROSSTABLE_MOST_TEAMS else []
     side = {True: strings["first"], False: strings["second"]}
     return {
         "rows": [
@@ -272,7 +279,8 @@ def _table(
             }
             for row in table.rows
         ],
-        "cross_teams": [{"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(table.teams)],
+        "team_count": len(table.teams),
+        "cross_teams": [{"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(crossed)],
         "cross": [
             [
                 {
@@ -287,9 +295,9 @@ def _table(
                         for g in table.cross.get(row_team, {}).get(col_team, [])
                     ],
                 }
-                for col_team in table.teams
+                for col_team in crossed
             ]
-            for row_team in table.teams
+            for row_team in crossed
         ],
         "games": games,
     }
