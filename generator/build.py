@@ -183,7 +183,8 @@ class _CacheState:
     # Output folder -> its modification time once the build had written it
     # (None: too recent to trust, see _folder_times): a folder whose time has
     # not changed since holds the same files, so the next build need not list it.
-    folders: dict[str, tuple[int | None, int]] = field(default_factory=dict)  # and how many outputs it holds
+    # (mtime, outputs it holds, written too recently for its time to be trusted)
+    folders: dict[str, tuple[int | None, int, bool]] = field(default_factory=dict)
     # Output file -> (size, modification time, inode) once written: a file
     # whose stamp changed was edited or replaced by hand, and is made again.
     stamps: dict[str, tuple[int, int, int]] = field(default_factory=dict)
@@ -260,15 +261,15 @@ def _replay_journal(state: _CacheState, journal: Path) -> int:
 
 
 def _folder_times(
-    output: Path, outputs: Iterable[str], last: dict[str, tuple[int | None, int]] | None = None
-) -> dict[str, tuple[int | None, int]]:
-    """Each output folder's modification time (None where too recent to trust) and how many outputs it holds.
+    output: Path, outputs: Iterable[str], last: dict[str, tuple[int | None, int, bool]] | None = None
+) -> dict[str, tuple[int | None, int, bool]]:
+    """Each output folder's modification time, how many outputs it holds, and whether it is recent.
 
     A folder changed in the same tick of the file system's clock as the
-    build's last write into it would keep its time: such folders, and any
-    written in the last RACY_NS (FAT counts in two seconds), are listed by
-    the next build instead (Builder._outputs_intact). ``last``: the counts,
-    when the outputs are those of the last build.
+    build's last write into it would keep its time: such folders, any
+    written in the last RACY_NS (FAT counts in two seconds), are *recent*,
+    and listed by the next build whatever their time (Builder._outputs_intact).
+    ``last``: the counts, when the outputs are those of the last build.
     """
     if last is None:
         counts: dict[str, int] = {}
@@ -276,7 +277,7 @@ def _folder_times(
             folder = rel.rpartition("/")[0]
             counts[folder] = counts.get(folder, 0) + 1
     else:
-        counts = {folder: count for folder, (_, count) in last.items()}
+        counts = {folder: count for folder, (_, count, _) in last.items()}
     # Folders that hold only folders (games/) are watched too: a file added there changes their time.
     for folder in list(counts):
         while folder:
@@ -284,13 +285,13 @@ def _folder_times(
             counts.setdefault(folder, 0)
     root = os.fspath(output)
     recent = time.time_ns() - RACY_NS
-    times: dict[str, tuple[int | None, int]] = {}
+    times: dict[str, tuple[int | None, int, bool]] = {}
     for folder, count in counts.items():
         try:
-            mtime: int | None = os.stat(f"{root}/{folder}").st_mtime_ns
+            mtime: int | None = os.lstat(f"{root}/{folder}").st_mtime_ns
         except OSError:
             mtime = None
-        times[folder] = (mtime if mtime is not None and mtime < recent else None, count)
+        times[folder] = (mtime, count, mtime is None or mtime >= recent)
     return times
 
 
@@ -298,8 +299,8 @@ def _folder_times(
 _STAT_BY_FD = os.stat in os.supports_dir_fd
 
 
-def _stat_outputs(output: Path, rels: Iterable[str]) -> dict[str, tuple[int, int, int] | None]:
-    """Each output file's (size, modification time, inode), None where it is missing or no regular file.
+def _stat_outputs(output: Path, rels: Iterable[str]) -> dict[str, tuple[int, int, int, tuple[int, int]] | None]:
+    """Each output file's (size, modification time, inode, (device, inode)), None where missing or no regular file.
 
     Stats each name in its folder through the folder's descriptor (see
     scan): a check of twenty thousand files is a few tens of milliseconds.
@@ -309,7 +310,7 @@ def _stat_outputs(output: Path, rels: Iterable[str]) -> dict[str, tuple[int, int
         folder, _, name = rel.rpartition("/")
         by_folder.setdefault(folder, []).append(name)
     root = os.fspath(output)
-    found: dict[str, tuple[int, int, int] | None] = {}
+    found: dict[str, tuple[int, int, int, tuple[int, int]] | None] = {}
     for folder, names in by_folder.items():
         path = f"{root}/{folder}" if folder else root
         prefix = f"{folder}/" if folder else ""
@@ -325,7 +326,8 @@ def _stat_outputs(output: Path, rels: Iterable[str]) -> dict[str, tuple[int, int
                 except OSError:
                     found[prefix + name] = None
                     continue
-                found[prefix + name] = (st.st_size, st.st_mtime_ns, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+                regular = stat.S_ISREG(st.st_mode)
+                found[prefix + name] = (st.st_size, st.st_mtime_ns, st.st_ino, (st.st_dev, st.st_ino)) if regular else None
         finally:
             if fd is not None:
                 os.close(fd)
@@ -922,9 +924,10 @@ class Builder:
         state = self._load_state()
         # Files edited, replaced or deleted by hand since the last build wrote
         # them (a new process only: `qipu serve` knows what it left there).
-        damaged = set() if self._wrote_output else self._damaged(state)
+        trust_output = self._wrote_output
         scanned_ns = time.time_ns()
         found, trusted = self._scan(changed)
+        damaged = set() if trust_output else self._damaged(state, found)
         report.timings["scan"] = time.perf_counter() - started
         records, summaries, reparsed = self.process_records(found, state, trusted)
         # A download is a hard link to its record (copy_if_changed): a record
@@ -948,13 +951,14 @@ class Builder:
             report.published = not (self.strict and report.errors)
             report.seconds = time.perf_counter() - started
             return report
-        report.quick = not damaged and self._quick(state, fresh, reparsed, report)
+        touched: set[str] = set()  # the outputs a quick rebuild may have written
+        report.quick = not damaged and self._quick(state, fresh, reparsed, report, touched)
         if report.quick:
             report.timings["game pages"] = time.perf_counter() - started - sum(report.timings.values())
         elif not self._full(found, state, fresh, report, damaged):
             report.seconds = time.perf_counter() - started
             return report  # --strict and errors: nothing written
-        fresh.stamps = self._stamps(state, fresh, damaged)
+        fresh.stamps = self._stamps(state, fresh, found, touched if report.quick else None, damaged)
         fresh.boards = boards.drawings()  # the ones drawn in this process, and those the state brought
         # Every file is written: now the output folders' times mean something.
         same = report.quick and state.folders and fresh.outputs.keys() == state.outputs.keys()
@@ -1009,12 +1013,15 @@ class Builder:
         report.pages = len(outputs)
         report.written = sum(1 for _, written in outputs.values() if written)
         report.unchanged = report.pages - report.written
-        on_disk = set(self._on_disk())
-        candidates = {rel for rel in on_disk if is_temporary(rel) or (owned and urls.is_site_path(rel))}
-        report.removed = sweep(output, set(outputs), candidates | state.outputs.keys())
+        extra = (self._on_disk() | state.outputs.keys()) - outputs.keys()  # in C: few are left
+        previous = state.outputs
+        gone = {rel for rel in extra if rel in previous or is_temporary(rel) or (owned and urls.is_site_path(rel))}
+        report.removed = sweep(output, gone)
         return True
 
-    def _quick(self, state: _CacheState, fresh: _CacheState, reparsed: list[str], report: BuildReport) -> bool:
+    def _quick(
+        self, state: _CacheState, fresh: _CacheState, reparsed: list[str], report: BuildReport, touched: set[str]
+    ) -> bool:
         """Rewrite only the game pages and downloads of edited records, when nothing else can change.
 
         An edit that leaves every fact the index uses as it was (a MARK value,
@@ -1054,6 +1061,7 @@ class Builder:
         for rel in reparsed:
             summary = fresh.summaries[rel]
             outputs[urls.record_file(rel)] = summary.sha256
+            touched.add(urls.record_file(rel))
             event = summary.index_event()
             if event not in jobs and event in state.jobs:
                 jobs[event] = pickle.loads(state.jobs[event])
@@ -1067,6 +1075,7 @@ class Builder:
             before = jobs[event][n].key  # of the view the page was made from
             job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
             outputs[job.url] = _page_key(state.site_key, _listed(job, summary), job)
+            touched.add(job.url)
             found_page = self._respliced(job, before)
             if found_page is None:
                 todo.append((job, (rel,)))
@@ -1130,10 +1139,10 @@ class Builder:
         if not state.folders:  # a state without folder times
             return False
         output, outputs, folders = os.fspath(self.config.output_dir), state.outputs, state.folders
-        for folder, (mtime, count) in folders.items():
+        for folder, (mtime, count, recent) in folders.items():
             path = f"{output}/{folder}" if folder else output
             try:
-                if mtime is not None and os.lstat(path).st_mtime_ns == mtime:
+                if not recent and os.lstat(path).st_mtime_ns == mtime:
                     continue
                 prefix = f"{folder}/" if folder else ""
                 held = 0
@@ -1173,28 +1182,63 @@ class Builder:
             self._listed = files
         return self._listed
 
-    def _damaged(self, state: _CacheState) -> set[str]:
-        """The output files the last build wrote whose stamp has changed since: edited, replaced or deleted."""
+    def _damaged(self, state: _CacheState, found: Found) -> set[str]:
+        """The output files the last build wrote that were edited, replaced or deleted since.
+
+        A file with a stamp (size, time, inode) is stat'ed and compared. A
+        download that was a hard link to its record has none (_stamps): an
+        edit of it is an edit of the record, which the scan sees, and it can
+        only have been replaced if its folder's entries changed, which
+        changes the folder's time; only then is it looked at, and it must
+        still be a link to a record.
+        """
         if not state.outputs:
             return set()
-        now = _stat_outputs(self.config.output_dir, state.outputs.keys())
-        stamps = state.stamps
-        return {rel for rel, stamp in now.items() if stamp is None or stamps.get(rel) != stamp}
+        stamps, folders = state.stamps, state.folders
+        output = os.fspath(self.config.output_dir)
+        settled = set()
+        for folder, (mtime, _, _) in folders.items():
+            try:
+                if os.lstat(f"{output}/{folder}" if folder else output).st_mtime_ns == mtime:
+                    settled.add(folder)
+            except OSError:
+                continue
+        links = [rel for rel in state.outputs.keys() - stamps.keys() if rel.rpartition("/")[0] not in settled]
+        records = {(st.st_dev, st.st_ino) for _, _, st in found.records} if links else set()
+        now = _stat_outputs(self.config.output_dir, itertools.chain(stamps.keys() & state.outputs.keys(), links))
+        damaged = set()
+        for rel, seen in now.items():
+            kept = stamps.get(rel)
+            if seen is None or (seen[:3] != kept if kept is not None else seen[3] not in records):
+                damaged.add(rel)
+        return damaged
 
-    def _stamps(self, state: _CacheState, fresh: _CacheState, damaged: set[str]) -> dict[str, tuple[int, int, int]]:
-        """Every output file's stamp: taken again for the files this build may have written."""
-        old_keys, old_stamps = state.outputs, state.stamps
-        stamps: dict[str, tuple[int, int, int]] = {}
-        again = []
-        for rel, key in fresh.outputs.items():
-            stamp = old_stamps.get(rel)
-            if stamp is None or old_keys.get(rel) != key or rel in damaged:
-                again.append(rel)
-            else:
-                stamps[rel] = stamp
+    def _stamps(
+        self, state: _CacheState, fresh: _CacheState, found: Found, touched: set[str] | None, damaged: set[str]
+    ) -> dict[str, tuple[int, int, int]]:
+        """The stamp of every output file but the downloads that are hard links to their records (see _damaged).
+
+        Taken again for the files this build may have written: ``touched``
+        when the build knows them (a quick rebuild); else the files whose
+        key changed, that had no stamp, or were damaged, found with set
+        operations (in C): twenty thousand files, a few of them written.
+        """
+        stamps = dict(state.stamps)
+        outputs = fresh.outputs
+        if touched is not None:
+            again = touched
+        else:
+            for rel in stamps.keys() - outputs.keys():
+                del stamps[rel]
+            again = {rel for rel, _ in outputs.items() - state.outputs.items()}
+            again |= outputs.keys() - stamps.keys()
+            again |= damaged & outputs.keys()
+        records = {(st.st_dev, st.st_ino) for _, _, st in found.records}
         for rel, stamp in _stat_outputs(self.config.output_dir, again).items():
-            if stamp is not None:
-                stamps[rel] = stamp
+            if stamp is None or (stamp[3] in records and rel.startswith("files/")):
+                stamps.pop(rel, None)
+            else:
+                stamps[rel] = stamp[:3]
         return stamps
 
     def _settings(self, found: Found) -> str:

@@ -177,12 +177,17 @@ class _Walk:
         try:
             # Listed through the folder's descriptor where the system allows it:
             # each stat then looks up a name in that folder instead of walking
-            # the whole path again. Sorted so that twins are named alike every time.
+            # the whole path again.
             with os.scandir(path if fd is None else fd) as it:
-                entries = sorted(it, key=_plain_first)
-            taken: set[str] = set()
-            for entry in entries:
-                self.entry(entry, path, prefix, renamed, taken)
+                entries = list(it)
+            if renamed or not all(entry.name.isprintable() for entry in entries):
+                # Names that are not UTF-8 (or odd ones): sorted, so that twins
+                # are named alike every time, and each looked at in full.
+                taken: set[str] = set()
+                for entry in sorted(entries, key=_plain_first):
+                    self.entry(entry, path, prefix, renamed, taken)
+            else:
+                self.plain(entries, path, prefix)
         except OSError as error:
             self.refuse(prefix.rstrip("/") or ".", UNREADABLE, f"the folder cannot be listed: {error.strerror or error}")
         finally:
@@ -190,8 +195,28 @@ class _Walk:
             if fd is not None:
                 os.close(fd)
 
+    def plain(self, entries: list[os.DirEntry[str]], folder: str, prefix: str) -> None:
+        """A folder whose names are all plain (UTF-8, printable): no twins, and records taken quickly.
+
+        The hot loop of a no-change rebuild: one stat per record, little else
+        (a method call per file was a third of this walk).
+        """
+        records, limit, sep = self.found.records, self.limit, os.sep
+        for entry in entries:
+            name = entry.name
+            if entry.is_file(follow_symlinks=False):
+                if name[0] in ".~" or name.endswith(TEMPORARY):
+                    continue
+                dot = name.rfind(".")
+                suffix = name[dot:].lower() if dot >= 0 else ""
+                if suffix not in PAGE_SUFFIXES and suffix not in ASSET_SUFFIXES:
+                    st = entry.stat(follow_symlinks=False)
+                    if st.st_size <= limit:
+                        records.append((prefix + name, f"{folder}{sep}{name}", st))
+                        continue
+            self.entry(entry, folder, prefix, False, set())
+
     def entry(self, entry: os.DirEntry[str], folder: str, prefix: str, renamed: bool, taken: set[str]) -> None:
-        # The hot loop of a no-change rebuild: one stat per record, little else.
         name = entry.name
         # A surrogate escape (a name that is not UTF-8) is not printable:
         # the exact test is left to the rare names with other such characters.

@@ -49,7 +49,7 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
 
 
 class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's cache of compiled templates, each file sealed with its digest.
+    """Jinja's cache of compiled templates, each file sealed with its length and CRC.
 
     Jinja keeps a template's code as marshal data, which Python executes as
     it is: a file cut short or with a flipped bit could make wrong pages or

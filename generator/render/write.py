@@ -188,16 +188,15 @@ def listed(output: Path) -> tuple[set[str], list[str]]:
     return files, links
 
 
-def sweep(output: Path, keep: set[str], candidates: set[str]) -> int:
-    """Delete the files of ``candidates`` that the site no longer has; returns how many.
+def sweep(output: Path, gone: set[str]) -> int:
+    """Delete the files of ``gone`` from the output folder; returns how many.
 
-    ``candidates``: in a folder Qipu owns (see :func:`claim_output`), every
-    file listed there; else only those Qipu wrote. Hidden files are left
-    alone, but for Qipu's temporary files (a build killed mid-write); the
-    site's own hidden files are in ``keep``. Folders left empty go too.
+    The caller names the files the site no longer has that are Qipu's to
+    remove (see Builder._full). Hidden files are left alone, but for Qipu's
+    temporary files (a build killed mid-write). Folders left empty go too.
     """
     removed = 0
-    for rel in sorted(candidates - keep):
+    for rel in sorted(gone):
         if rel.rpartition("/")[2].startswith(".") and not is_temporary(rel):
             continue  # not Qipu's (its own hidden files are kept): left alone
         target = output / rel
