@@ -49,7 +49,10 @@ def work(content: Path, records: int, with_pages: bool) -> None:
     build._WORKER["site"] = site = builder._site_info(None, [])
     found = build.scan(config.content_dir)
     options = builder.options_for("")
-    tasks = [(rel, str(path), build.read_bytes(path), None, options, None, "s" * 64) for rel, path, _ in found.records]
+    limits = (config.file_bytes, config.plies)
+    tasks = [
+        (rel, str(path), build.read_bytes(path), None, options, None, "s" * 64, limits) for rel, path, _ in found.records
+    ]
     template = make_env(cache=None).get_template("game.html")
     gc.disable()  # as in a build
 

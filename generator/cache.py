@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 _PREFIX = "views-"
@@ -40,24 +40,16 @@ def seal(blob: bytes) -> bytes:
     return _SEAL.pack(len(blob), zlib.crc32(blob)) + blob
 
 
-def unsealed(data: bytes, start: int = 0) -> tuple[bytes, int] | None:
-    """The blob sealed at ``start`` and where the next one begins; None where damaged or cut short."""
+def unsealed(data: bytes, start: int = 0) -> tuple[memoryview, int] | None:
+    """The blob sealed at ``start`` (a view, not a copy) and where the next one begins; None where damaged."""
     end = start + _SEAL.size
     if len(data) < end:
         return None
     size, crc = _SEAL.unpack_from(data, start)
-    blob = data[end : end + size]
+    blob = memoryview(data)[end : end + size]
     if len(blob) != size or zlib.crc32(blob) != crc:
         return None
     return blob, end + size
-
-
-def sealed_blobs(data: bytes) -> Iterator[bytes]:
-    """Each sealed blob in ``data`` in turn, up to the first damaged one."""
-    at = 0
-    while at < len(data) and (found := unsealed(data, at)) is not None:
-        blob, at = found
-        yield blob
 
 
 def _crc(blob: bytes) -> bytes:
