@@ -1,3 +1,3 @@
 """Qipu (棋谱): a static-site generator for computer-game tournament archives."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -43,7 +43,7 @@ from generator.config import Config
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
 from generator.pipeline import Processed, event_key, group_key, process, sha256
-from generator.render import STATIC_DIR, TEMPLATES_DIR, pages, urls
+from generator.render import Theme, pages, urls
 from generator.render.strings import strings as ui_strings
 from generator.render.write import (
     ADOPTED,
@@ -498,7 +498,7 @@ def _set_up(setup: dict[str, Any]) -> None:
     # Jinja: imported only where templates are rendered.
     from generator.render.env import make_env
 
-    _WORKER.update(setup, env=make_env(cache=setup["templates"]))
+    _WORKER.update(setup, env=make_env(setup["theme"].templates, cache=setup["templates"]))
 
 
 class Builder:
@@ -511,11 +511,16 @@ class Builder:
         jobs: int | None = None,
         strict: bool = False,
         cache_dir: Path | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ) -> None:
         self.config = config
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.strict = strict
+        # Told (stage, done, total) as records are read and game pages written:
+        # the CLI shows a progress line on a terminal (generator.cli.Progress).
+        self.progress = progress or (lambda stage, done, total: None)
         self.cache_dir = cache_dir or config.cache_dir
+        self.theme = Theme.of(config.theme_templates, config.theme_static)
         self._state: _CacheState | None = None
         self._views = ViewStore(self.cache_dir)
         self._views_cleared = False  # the last records pass emptied the view cache: nothing in it to prune
@@ -737,7 +742,10 @@ class Builder:
         _WORKER["notes"] = found.notes
         _WORKER["views_path"] = self._views.folder
 
+        done = itertools.count(1)
+
         def arrived(result: tuple[bytes, bool, int | None]) -> None:
+            self.progress("records", next(done), len(tasks))
             raw, viewed, worker = result
             summary: Summary = pickle.loads(raw)
             st = stats[summary.source]
@@ -801,8 +809,14 @@ class Builder:
         _WORKER.update(setup, env=self._template_env())
         pending = iter(todo)
         first = list(itertools.islice(pending, POOL_THRESHOLD))
+        done = itertools.count(1)
+
+        def arrived(result: tuple[str, bool, tuple[str, ...]]) -> tuple[str, bool, tuple[str, ...]]:
+            self.progress("pages", next(done), expected)
+            return result
+
         if len(first) < POOL_THRESHOLD or self.jobs == 1:
-            return [_render_game_task(task) for task in itertools.chain(first, pending)]
+            return [arrived(_render_game_task(task)) for task in itertools.chain(first, pending)]
         if self._workers is None:  # views all from the cache (a theme edit, say): fork now
             self._workers = workers.Workers(self.jobs)
         team = self._workers
@@ -818,6 +832,7 @@ class Builder:
             chunk=_chunk(expected, self.jobs),
             home=lambda task: homes.get(task[0].key),
             steal=True,
+            arrived=arrived,
         )
 
     def _end_workers(self, store: bool = False) -> None:
@@ -920,7 +935,7 @@ class Builder:
         )
         report.records, report.reparsed = len(records), len(reparsed)
         report.timings["process"] = time.perf_counter() - started - sum(report.timings.values())
-        self._theme = _theme_digest()  # read once per build: the inputs digest and the page keys use it
+        self._theme = self.theme.digest()  # read once per build: the inputs digest and the page keys use it
         settings = self._settings(found)
         inputs = _inputs_digest(settings, [rel for rel, _, _ in found.records], records)
         fresh = _CacheState(records, summaries, inputs=inputs, settings=settings, scanned_ns=scanned_ns, reading=self._reading())
@@ -1409,10 +1424,9 @@ class Builder:
             for rel, path in found.assets:
                 st = path.stat()
                 emit(urls.asset_file(rel), _digest(st.st_size, st.st_mtime_ns), lambda path=path: read_file(path, config.file_bytes))
-            for path in sorted(STATIC_DIR.rglob("*")):
-                if path.is_file():
-                    rel = "static/" + path.relative_to(STATIC_DIR).as_posix()
-                    emit(rel, _digest(theme, rel), path.read_bytes)
+            for name, path in self.theme.static_files().items():
+                rel = "static/" + name
+                emit(rel, _digest(theme, rel), path.read_bytes)
             emit(".nojekyll", "nojekyll", lambda: b"")
             marker = OWNED if owned else ADOPTED
             emit(MARKER, _digest(marker), lambda: marker)
@@ -1445,6 +1459,7 @@ class Builder:
             "located": self._located(),
             "views_path": self._views.folder,
             "templates": self.cache_dir / "templates",
+            "theme": self.theme,
         }
 
     def _template_env(self) -> Any:
@@ -1453,7 +1468,7 @@ class Builder:
             # Jinja: imported only where templates are rendered (not by a quick rebuild).
             from generator.render.env import make_env
 
-            self._env = (self._theme, make_env(cache=self.cache_dir / "templates"))
+            self._env = (self._theme, make_env(self.theme.templates, cache=self.cache_dir / "templates"))
         return self._env[1]
 
     def _comparisons(self, pairs: list[tuple[str, str]]) -> list[Comparison]:
@@ -1551,17 +1566,6 @@ def _code_digest() -> str:
     for path in sorted(package.rglob("*.py")):
         h.update(path.relative_to(package).as_posix().encode())
         h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def _theme_digest() -> str:
-    """Templates and static files: any change re-renders every page."""
-    h = hashlib.sha256()
-    for folder in (TEMPLATES_DIR, STATIC_DIR):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                h.update(path.relative_to(folder.parent).as_posix().encode())
-                h.update(path.read_bytes())
     return h.hexdigest()
 
 

@@ -41,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--strict", action="store_true", help="fail without writing anything if any record has an error")
     build.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     build.add_argument("--verbose", "-v", action="store_true", help="print every diagnostic")
+    build.add_argument("--quiet", "-q", action="store_true", help="print only errors and warnings: no progress, no summary")
 
     serve = sub.add_parser("serve", help="serve the site locally, rebuilding and reloading on every save")
     site_options(serve)
@@ -52,7 +53,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", type=Path, help="record files or folders (default: the content folder)")
     check.add_argument("--config", type=Path)
     check.add_argument("--content", type=Path)
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument(
+        "--format", choices=("text", "json", "github"), default="text",
+        help="text; json: one object per line; github: GitHub Actions annotations (errors shown on the record's line)",
+    )
+
+    new = sub.add_parser("new", help="make a new archive: site.toml, an example event, a GitHub Pages workflow")
+    new.add_argument("folder", type=Path, help="the folder to make (it must be new or empty)")
+    new.add_argument("--force", action="store_true", help="add the archive's files to a folder that is not empty")
 
     sub.add_parser("codes", help="print the table of diagnostic codes (Markdown)")
     return parser
@@ -110,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "new":
+        return _new(args)
     if args.command == "codes":
         from generator.diagnostics import catalog_markdown
 
@@ -166,6 +176,38 @@ def _escaped(ch: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+_GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def github_annotation(d: Diagnostic, path: str) -> str:
+    """``d`` as a GitHub Actions workflow command: shown on its line of the pull request's files.
+
+    ``path`` is the file relative to the repository (the job's working
+    folder). Values are escaped as the runner reads them: ``%``, line ends,
+    and in properties ``:`` and ``,``.
+    """
+    where = [f"file={_github_escape(path, True)}"]
+    if d.line:
+        where.append(f"line={d.line}")
+        if d.column:
+            where.append(f"col={d.column}")
+    where.append(f"title={_github_escape(d.code, True)}")
+    return f"::{_GITHUB_LEVELS[d.severity]} {','.join(where)}::{_github_escape(for_terminal(d.message), False)}"
+
+
+def _github_escape(text: str, property: bool) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if property else text
+
+
+def _repository_path(config: Config, rel: str) -> str:
+    """A diagnostic's file as a path from the current folder (the repository, in CI)."""
+    if rel == "site.toml" or (config.path is not None and rel == config.path.name):
+        base = config.path.parent if config.path is not None else Path.cwd()
+        return _shown_path(base / rel)
+    return _shown_path(config.content_dir / rel)
+
+
 def _print(diagnostics: list[Diagnostic], limit: int | None) -> None:
     shown = diagnostics if limit is None else diagnostics[:limit]
     for d in shown:
@@ -188,11 +230,15 @@ def _build(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     if refusal is not None:
         print(f"qipu: {refusal}", file=sys.stderr)
         return EXIT_USAGE
-    builder = Builder(config, jobs=args.jobs, strict=args.strict)
+    progress = Progress(enabled=not args.quiet and sys.stderr.isatty())
+    builder = Builder(config, jobs=args.jobs, strict=args.strict, progress=progress.update)
     try:
         if args.clean:
             builder.discard_cache()
-        report = builder.build()
+        try:
+            report = builder.build()
+        finally:
+            progress.close()
         try:
             return _report(args, config, report)
         finally:
@@ -231,16 +277,64 @@ def _folders_refused(config: Config, force: bool) -> str | None:
     return None
 
 
+class Progress:
+    """A line on the terminal, updated in place, while a long build reads records and writes pages.
+
+    Nothing for the first PROGRESS_AFTER seconds (a rebuild after an edit is
+    over before), nothing when the output is not a terminal (a CI log, a
+    pipe) or under ``-q``. Printed from the build's own calls, at most ten
+    times a second, and cleared before the summary line.
+    """
+
+    AFTER = 2.0
+    EVERY = 0.1
+
+    def __init__(self, enabled: bool) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self.enabled = enabled
+        self.started = self._clock()
+        self.shown = 0.0
+        self.counts: dict[str, tuple[int, int]] = {}
+        self.printed = False
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        self.counts[stage] = (done, total)
+        now = self._clock()
+        if now - self.started < self.AFTER or (now - self.shown < self.EVERY and done != total):
+            return
+        self.shown = now
+        parts = []
+        if "records" in self.counts:
+            parts.append("read {:,} of {:,} records".format(*self.counts["records"]))
+        if "pages" in self.counts:
+            parts.append("game pages {:,} of {:,}".format(*self.counts["pages"]))
+        sys.stderr.write(f"\r\x1b[K{'; '.join(parts)} ({now - self.started:.0f} s)")
+        sys.stderr.flush()
+        self.printed = True
+
+    def close(self) -> None:
+        if self.printed:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 def _report(args: argparse.Namespace, config: Config, report: BuildReport) -> int:
     serious = [d for d in report.diagnostics if d.severity in ("error", "warning")]
     _print(serious, None if args.verbose else SHOWN_DIAGNOSTICS)
-    print(
-        f"{report.records} records, {report.games} games: {report.errors} errors, {report.warnings} warnings; "
-        f"re-read {report.reparsed} records"
-    )
+    if not args.quiet:
+        print(
+            f"{report.records} records, {report.games} games: {report.errors} errors, {report.warnings} warnings; "
+            f"re-read {report.reparsed} records"
+        )
     if not report.published:
         print("qipu: --strict: records have errors, nothing was written", file=sys.stderr)
         return EXIT_ERRORS
+    if args.quiet:
+        return EXIT_OK
     print(
         f"wrote {report.written} of {report.pages} files ({report.unchanged} unchanged, {report.removed} removed) "
         f"to {_shown_path(config.output_dir)} in {report.seconds:.2f} s"
@@ -273,6 +367,20 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
 
+def _new(args: argparse.Namespace) -> int:
+    from generator import scaffold
+
+    folder: Path = args.folder
+    refusal = scaffold.refusal(folder, args.force)
+    if refusal is not None:
+        print(f"qipu: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
+    written = scaffold.make(folder)
+    print(f"made a new archive in {_shown_path(folder.resolve())}: {', '.join(written[:4])} and {len(written) - 4} more files")
+    print(f"next: cd {_shown_path(folder.resolve())} && qipu build   (then open site/index.html)")
+    return EXIT_OK
+
+
 def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic]) -> int:
     from generator.check import check_paths
 
@@ -286,6 +394,8 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     for d in found:
         if args.format == "json":
             print(json.dumps(d.to_json(), ensure_ascii=False))
+        elif args.format == "github":
+            print(github_annotation(d, _repository_path(config, d.path)))
         else:
             print(for_terminal(d.format()))
     errors = sum(1 for d in found if d.severity == "error")

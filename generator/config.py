@@ -93,6 +93,10 @@ CFG_PATH = define(
     "CFG-E013", "error", "a key that should name a place inside the content folder does not",
     "Event keys are folder names directly under the content folder; [encodings] keys are paths relative to it, without '..'.",
 )
+CFG_THEME = define(
+    "CFG-W002", "warning", "a theme folder named under [theme] does not exist",
+    "Check the path (relative to site.toml's folder); the built-in templates or static files are used meanwhile.",
+)
 CFG_NOT_FOUND = define(
     "CFG-W001", "warning", "a configured event folder or encoding path does not exist under the content folder",
     "Check the spelling of the folder or file name (names are case-sensitive); the setting has no effect as it stands.",
@@ -167,6 +171,9 @@ class Config:
     cache_dir: Path = Path(DEFAULT_CACHE)
     file_bytes: int = DEFAULT_FILE_BYTES  # [limits] file_bytes: larger files in content/ are refused unread
     plies: int = DEFAULT_PLIES  # [limits] plies: a record with more moves is not replayed
+    # [theme]: the organiser's templates and static files, each replacing the built-in one of its name
+    theme_templates: Path | None = None
+    theme_static: Path | None = None
 
     def event(self, key: str) -> EventConfig:
         """The configured event, or a default one whose name is its folder name."""
@@ -282,6 +289,7 @@ def load_config(
         output_dir = _absolute(Path(DEFAULT_OUTPUT), folder)
     reader.check_paths_exist(content_dir, values["events"], values["encodings"])
     cache_dir = _absolute(Path(cache), Path.cwd()) if cache is not None else _absolute(Path(values["cache"]), folder)
+    theme = reader.check_theme(folder, values["theme"])
 
     config = Config(
         root=folder,
@@ -298,6 +306,8 @@ def load_config(
         cache_dir=cache_dir,
         file_bytes=values["limits"]["file_bytes"],
         plies=values["limits"]["plies"],
+        theme_templates=theme.get("templates"),
+        theme_static=theme.get("static"),
     )
     # In file order, as an organiser reads them top to bottom (sort is stable).
     diagnostics.sort(key=lambda d: (d.line, d.column))
@@ -401,7 +411,10 @@ class _Reader:
     # -- the schema --
 
     def top(self, data: dict[str, Any]) -> dict[str, Any]:
-        allowed = ("title", "language", "base_url", "content", "output", "cache", "timestamp", "limits", "events", "aliases", "encodings")
+        allowed = (
+            "title", "language", "base_url", "content", "output", "cache", "timestamp",
+            "limits", "theme", "events", "aliases", "encodings",
+        )
         self.unknown_keys((), data, allowed)
         values: dict[str, Any] = {
             "title": DEFAULT_TITLE,
@@ -412,6 +425,7 @@ class _Reader:
             "cache": DEFAULT_CACHE,
             "timestamp": False,
             "limits": {"file_bytes": DEFAULT_FILE_BYTES, "plies": DEFAULT_PLIES},
+            "theme": {},
             "events": {},
             "aliases": {},
             "encodings": {},
@@ -429,6 +443,8 @@ class _Reader:
             values["timestamp"] = self.boolean(("timestamp",), data["timestamp"], False)
         if "limits" in data:
             values["limits"] = self.limits(data["limits"], values["limits"])
+        if "theme" in data:
+            values["theme"] = self.theme(data["theme"])
         if "events" in data:
             values["events"] = self.events(data["events"])
         if "aliases" in data:
@@ -436,6 +452,23 @@ class _Reader:
         if "encodings" in data:
             values["encodings"] = self.encodings(data["encodings"])
         return values
+
+    def theme(self, value: Any) -> dict[str, str]:
+        """``[theme]``: folders of templates and of static files (text, relative to site.toml's folder)."""
+        table = self.table(("theme",), value)
+        self.unknown_keys(("theme",), table, ("templates", "static"))
+        return {key: text for key in ("templates", "static") if key in table and (text := self.string(("theme", key), table[key], None))}
+
+    def check_theme(self, folder: Path, theme: dict[str, str]) -> dict[str, Path]:
+        """The theme folders that exist, as absolute paths; a warning for each that does not."""
+        found = {}
+        for key, text in theme.items():
+            path = _absolute(Path(text), folder)
+            if path.is_dir():
+                found[key] = path
+            else:
+                self.error(CFG_THEME, ("theme", key), f"theme.{key}: there is no folder {path}; the built-in {key} are used")
+        return found
 
     def limits(self, value: Any, defaults: dict[str, int]) -> dict[str, int]:
         """``[limits]``: whole numbers of at least 1 (bytes of a file in content/, plies of a record)."""

@@ -65,7 +65,6 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 
-import generator
 from generator.diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # the config and the build are written in parallel with this module
@@ -113,13 +112,17 @@ _CHANGE_TYPES = frozenset({EVENT_TYPE_CREATED, EVENT_TYPE_DELETED, EVENT_TYPE_MO
 
 
 def templates_dir() -> Path:
-    """The Jinja templates, a top-level folder of the repository."""
-    return Path(generator.__file__).resolve().parent.parent / "templates"
+    """The built-in Jinja templates (see generator.render)."""
+    from generator.render import TEMPLATES_DIR
+
+    return TEMPLATES_DIR
 
 
 def static_dir() -> Path:
-    """The CSS and the viewer's JavaScript, a top-level folder of the repository."""
-    return Path(generator.__file__).resolve().parent.parent / "static"
+    """The built-in CSS and the viewer's JavaScript (see generator.render)."""
+    from generator.render import STATIC_DIR
+
+    return STATIC_DIR
 
 
 # --------------------------------------------------------------------------
@@ -234,6 +237,7 @@ class Site:
         """(folder, recursive) pairs for the observers."""
         return [
             (Path(self.config.content_dir).resolve(), True),
+            *((folder, True) for folder in (self.config.theme_templates, self.config.theme_static) if folder),
             (templates_dir(), True),
             (static_dir(), True),
             (self.config_file.parent, False),  # site.toml alone is filtered in the handler
@@ -322,8 +326,12 @@ class Site:
         )
 
 
-def _folders(config: Config) -> tuple[Path, Path, Path | None]:
-    return (Path(config.content_dir).resolve(), Path(config.output_dir).resolve(), config.path)
+def _folders(config: Config) -> tuple[Path | None, ...]:
+    """The folders to watch: a reloaded site.toml that moves one of them reschedules the watches."""
+    return (
+        Path(config.content_dir).resolve(), Path(config.output_dir).resolve(), config.path,
+        config.theme_templates, config.theme_static,
+    )
 
 
 def _plural(n: int, word: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,11 @@ from generator.render.rows import format_number
 from generator.render.viewer import json_for_script
 
 
-def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinja2.Environment:
+def make_env(templates: Path | Sequence[Path] = TEMPLATES_DIR, cache: Path | None = None) -> jinja2.Environment:
     """The environment of the site's templates.
+
+    ``templates``: a folder, or folders searched in order (the organiser's
+    theme before the built-in one: see generator.render.Theme).
 
     ``cache``: a folder for compiled templates. Compiling them costs a new
     ``qipu build`` process about a tenth of a second, as much as a one-record
@@ -26,7 +29,7 @@ def make_env(templates: Path = TEMPLATES_DIR, cache: Path | None = None) -> jinj
         cache.mkdir(parents=True, exist_ok=True)
         bytecode = _CheckedBytecodeCache(str(cache))
     env = _Environment(
-        loader=jinja2.FileSystemLoader(str(templates)),
+        loader=jinja2.FileSystemLoader([str(templates)] if isinstance(templates, Path) else [str(p) for p in templates]),
         bytecode_cache=bytecode,
         autoescape=True,  # every user-controlled string is escaped unless marked safe
         undefined=jinja2.StrictUndefined,
