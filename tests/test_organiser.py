@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from test_browser import browser  # noqa: F401 - the fixture: Debian's chromium through Playwright
 
 from generator import __version__, scaffold
 from generator.cli import Progress, github_annotation
@@ -189,7 +190,8 @@ def _built_package(tmp_path: Path) -> Path:
     return wheel
 
 
-def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout(tmp_path: Path) -> None:
+@pytest.mark.browser
+def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout(tmp_path: Path, browser: object) -> None:
     wheel = _built_package(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     for rel in ("templates/base.html", "templates/game.html", "static/viewer.js", "static/site.css"):
@@ -218,6 +220,19 @@ def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout
         [str(bin_dir / "python"), "-c", "import generator; print(generator.__file__)"], cwd=away, capture_output=True, text=True
     ).stdout
     assert str(venv) in where and str(REPO) not in where
+    # Opened as an organiser would, from the disk: the home page links to a game, whose viewer steps.
+    page = browser.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((site / "index.html").as_uri())
+    page.click(f"text={scaffold.EVENT_NAME}")
+    page.click("a[href*='games/']")
+    page.focus(".q-viewer")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("location.hash === '#ply=1'", timeout=10_000)
+    assert page.url.startswith((site / "games").as_uri()) and errors == []
+    page.close()
 
 
 def test_the_sdist_carries_the_theme_and_the_docs(tmp_path: Path) -> None:
