@@ -172,7 +172,8 @@ def wait_for(condition: Callable[[], object], what: str) -> None:
         time.sleep(0.05)
 
 
-def start(root: Path) -> Running:
+def start(root: Path, host: str = "127.0.0.1") -> Running:
+    """``serve()`` in a thread on ``host``, port 0, once its first build is done."""
     content, output = root / "content", root / "site"
     ready = threading.Event()
     servers: list[PreviewServer] = []
@@ -185,7 +186,9 @@ def start(root: Path) -> Running:
 
     def run() -> None:
         try:
-            result.append(serve(None, root=root, content=None, output=None, port=0, log=lines.append, ready=on_ready))
+            result.append(
+                serve(None, root=root, content=None, output=None, host=host, port=0, log=lines.append, ready=on_ready)
+            )
         finally:
             ready.set()
 

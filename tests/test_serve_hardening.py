@@ -22,36 +22,11 @@ from urllib.parse import quote
 import pytest
 
 from generator import serve as serve_module
-from generator.serve import PreviewServer, host_allowed, serve
+from generator.serve import host_allowed
 from test_serve import FILE_NAME, PAGE, RECORD, WAIT, FakeBuilder, Running, wait_for
+from test_serve import start as start_on
 
 CLIENTS = 64
-
-
-def start_on(root: Path, host: str = "127.0.0.1") -> Running:
-    """``serve()`` in a thread on ``host``, port 0, once its first build is done."""
-    ready = threading.Event()
-    servers: list[PreviewServer] = []
-    result: list[int] = []
-    lines: list[str] = []
-
-    def on_ready(server: PreviewServer) -> None:
-        servers.append(server)
-        ready.set()
-
-    def run() -> None:
-        try:
-            result.append(
-                serve(None, root=root, content=None, output=None, host=host, port=0, log=lines.append, ready=on_ready)
-            )
-        finally:
-            ready.set()
-
-    thread = threading.Thread(target=run, name="test-serve", daemon=True)
-    thread.start()
-    assert ready.wait(60), "the first build did not finish"
-    assert servers, f"serve() stopped before serving: {lines}"
-    return Running(servers[0], thread, result, lines, root, root / "content", root / "site")
 
 
 @pytest.fixture
