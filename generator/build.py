@@ -33,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Collection, Iterable, Iterator
 
 from generator import __version__, boards, decode, games, workers
 from generator.scan import Found, Refused, classify_one, path_of, read_file, scan

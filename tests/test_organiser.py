@@ -191,7 +191,7 @@ def _built_package(tmp_path: Path) -> Path:
 
 
 @pytest.mark.browser
-def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout(tmp_path: Path, browser: object) -> None:
+def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout(tmp_path: Path, browser: object) -> None:  # noqa: F811
     wheel = _built_package(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     for rel in ("templates/base.html", "templates/game.html", "static/viewer.js", "static/site.css"):
