@@ -551,11 +551,12 @@ class Builder:
         rels: set[str] = set()
         if changed is not None and known is not None:
             root = os.path.realpath(content)
+            own = [os.path.realpath(folder) + os.sep for folder in self.config.not_content()]
             files = {r[0] for r in known.records} | {p[0] for p in known.pages} | {a[0] for a in known.assets}
             for path in changed:
                 rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
-                if rel.startswith("../") or rel == "..":
-                    continue  # a template or site.toml: no file of the content changed
+                if rel.startswith("../") or rel == ".." or (os.path.abspath(path) + os.sep).startswith(tuple(own)):
+                    continue  # a template, site.toml, the output: no file of the content changed
                 gone_folder = not os.path.lexists(path) and rel not in files and rel not in known.refused
                 if (
                     rel == "." or os.path.isdir(path) or os.path.islink(path) or gone_folder
@@ -565,7 +566,7 @@ class Builder:
                     break
                 rels.add(rel)
         if changed is None or known is None:
-            self._found = scan(content, [self.config.output_dir], self.config.file_bytes)
+            self._found = scan(content, self.config.not_content(), self.config.file_bytes)
             self._wrote_output, self._listed = False, None
             return self._found, lambda rel: False
         found = Found(

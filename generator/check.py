@@ -45,7 +45,7 @@ def _files(config: Config, paths: list[Path]) -> tuple[list[tuple[Path, str, Dia
             rel = decode.shown_path(on_disk)  # as the site names it: see decode.shown_name
             found[rel] = (Path(os.path.realpath(path)), rel, decode.renamed(rel) if rel != on_disk else None)
             continue
-        walked = scan(path, [config.output_dir], config.file_bytes)
+        walked = scan(path, config.not_content(), config.file_bytes)
         base = _relative(config, path)
         prefix = "" if base in (".", "") else base + "/"
 

@@ -175,6 +175,10 @@ class Config:
     theme_templates: Path | None = None
     theme_static: Path | None = None
 
+    def not_content(self) -> list[Path]:
+        """Folders Qipu writes or reads for itself, never records, wherever they lie (``content = "."``)."""
+        return [p for p in (self.output_dir, self.cache_dir, self.theme_templates, self.theme_static) if p is not None]
+
     def event(self, key: str) -> EventConfig:
         """The configured event, or a default one whose name is its folder name."""
         found = self.events.get(key)

@@ -116,6 +116,25 @@ def test_a_theme_replaces_built_in_files_one_by_one(tmp_path: Path) -> None:
     assert "组委会" not in next((site / "games").rglob("*.html")).read_text(encoding="utf-8")
 
 
+def test_theme_cache_and_output_inside_the_content_folder_are_never_records(tmp_path: Path) -> None:
+    assert qipu("new", "archive", cwd=tmp_path).returncode == 0
+    archive = tmp_path / "archive"
+    theme = archive / "content" / "theme" / "templates"
+    theme.mkdir(parents=True)
+    (theme / "_nav.html").write_text("<nav>ours</nav>", encoding="utf-8")
+    toml = (archive / "site.toml").read_text(encoding="utf-8").replace(
+        'output = "site"', 'output = "content/site"\ncache = "content/cache"', 1
+    )
+    (archive / "site.toml").write_text(toml + '\n[theme]\ntemplates = "content/theme/templates"\n', encoding="utf-8")
+    for _ in range(2):  # the second build finds the cache and the site of the first in the content folder
+        built = qipu("build", cwd=archive)
+        assert built.returncode == 0, built.stderr
+        assert built.stdout.startswith(f"{len(scaffold.GAMES)} records"), built.stdout
+    site = archive / "content" / "site"
+    assert not (site / "files" / "_").exists() and not (site / "files" / "theme").exists()
+    assert "<nav>ours</nav>" in (site / "index.html").read_text(encoding="utf-8")
+
+
 def test_serve_watches_the_theme_folders(tmp_path: Path) -> None:
     from generator.config import load_config
     from generator.serve import ConfigArgs, LiveReload, Site
