@@ -1239,7 +1239,13 @@ class Builder:
 
     def _settings(self, found: Found) -> str:
         """One digest of everything the site is made from besides the records."""
-        files = [(rel, st.st_size, st.st_mtime_ns) for rel, p in found.pages + found.assets for st in (p.stat(),)]
+        files = []
+        for rel, path in found.pages + found.assets:
+            try:
+                st = path.stat()
+            except OSError:  # removed since the scan: the next build sees it gone
+                continue
+            files.append((rel, st.st_size, st.st_mtime_ns))
         limits = (self.config.file_bytes, self.config.plies)
         return _digest(_code_digest(), self._theme, self.config.site_fingerprint(), files, found.fingerprint(), limits)
 
@@ -1423,7 +1429,10 @@ class Builder:
                 if sha and urls.record_file(rel) not in results:  # records that are no game (unreadable ...)
                     emit(urls.record_file(rel), sha, lambda path=path: read_file(path, config.file_bytes))
             for rel, path in found.assets:
-                st = path.stat()
+                try:
+                    st = path.stat()
+                except OSError:  # removed since the scan
+                    continue
                 emit(urls.asset_file(rel), _digest(st.st_size, st.st_mtime_ns), lambda path=path: read_file(path, config.file_bytes))
             for name, path in self.theme.static_files().items():
                 rel = "static/" + name
