@@ -1004,6 +1004,9 @@ class Builder:
             return False
         output = self.config.output_dir
         owned = claim_output(output, force=True)[0]
+        # The marker first: a build killed before the end leaves a folder the
+        # next build knows for its own, not one it must refuse (cli).
+        write_if_changed(output / MARKER, OWNED if owned else ADOPTED, _MADE_DIRS)
         outputs = self._write_site(archive, found, state, fresh, report.timings, damaged, owned)
         fresh.outputs = {path: key for path, (key, _) in outputs.items()}
         report.pages = len(outputs)

@@ -334,3 +334,32 @@ def test_line_separators_in_a_team_name_keep_one_game_per_line_of_games_jsonl(tm
     assert qipu("build", "--content", str(content), "--out", str(out), cwd=tmp_path).returncode == 0
     lines = (out / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["source"] == f"cup/{name}"
+
+
+def test_a_first_build_killed_midway_leaves_a_folder_the_next_build_takes_for_its_own(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    content = tmp_path / "content"
+    columns = "ABCDEFGHIJKLMNO"
+    for n in range(300):  # enough for the worker processes; each its own game (other rows, other times)
+        row = 1 + n % 14
+        moves = ";".join(f"B({c},{row});W({c},{row + 1})" for c in columns[n % 10 : n % 10 + 4]) + f";B({columns[n % 10 + 4]},{row})"
+        when = f"2025.08.{1 + n // 100:02d} {8 + n % 100 // 10:02d}.{n % 10:02d}"
+        record(content / "cup", f"C5-甲{n} vs 乙{n}-先手胜-{when}.txt", f"甲{n}", f"乙{n}", moves)
+    out = tmp_path / "site"
+    build = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (out / "games").is_dir() and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(build.pid, signal.SIGKILL)  # as soon as the first pages are there
+    build.wait()
+    done = qipu("build", "--content", str(content), "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    assert qipu("build", "--content", str(content), "--out", str(clean / "site"), cwd=clean).returncode == 0
+    assert site_files(out) == site_files(clean / "site")
