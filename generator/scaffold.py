@@ -78,6 +78,15 @@ GITIGNORE = """# Made by qipu build: never committed
 .qipu-cache/
 """
 
+# The steps both jobs begin with: the repository, Python, and this version of Qipu as a package.
+_SETUP = f"""\
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - run: pip install "{DISTRIBUTION}=={__version__}"
+"""
+
 WORKFLOW = f"""# Check every pull request's records, and publish the archive on GitHub Pages
 # on every push to main. Made by `qipu new` with Qipu {__version__}; set the
 # Pages source to "GitHub Actions" in the repository's settings.
@@ -98,22 +107,12 @@ jobs:
     if: github.event_name == 'pull_request'
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.11"
-      - run: pip install "{DISTRIBUTION}=={__version__}"
-      - run: qipu check --format github
+{_SETUP}      - run: qipu check --format github
   build:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.11"
-      - run: pip install "{DISTRIBUTION}=={__version__}"
-      # --strict: an official archive is not published while a record has an error.
+{_SETUP}      # --strict: an official archive is not published while a record has an error.
       - run: qipu build --strict
       - uses: actions/upload-pages-artifact@v3
         with:
