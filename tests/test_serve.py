@@ -210,10 +210,12 @@ def kind(request, monkeypatch) -> str:
     return request.param
 
 
-@pytest.fixture
-def site(tmp_path: Path, kind: str, monkeypatch) -> Iterator[Running]:
-    # Watch stand-ins for the theme folders: an edit to the repository's own
-    # templates while the tests run must not rebuild in the middle of one.
+def small_site(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """One record and one page under ``tmp_path``, and stand-ins for the theme folders.
+
+    An edit to the repository's own templates while the tests run must not
+    rebuild in the middle of one.
+    """
     for name in ("templates", "static"):
         (tmp_path / "theme" / name).mkdir(parents=True)
         monkeypatch.setattr(serve_module, f"{name}_dir", lambda name=name: tmp_path / "theme" / name)
@@ -221,6 +223,11 @@ def site(tmp_path: Path, kind: str, monkeypatch) -> Iterator[Running]:
     content.mkdir(parents=True)
     (content / (FILE_NAME % ("甲队", "乙队"))).write_text(RECORD % ("甲队", "乙队"), "utf-8")
     (tmp_path / "content" / "about.md").write_text(PAGE % "ALPHA", "utf-8")
+
+
+@pytest.fixture
+def site(tmp_path: Path, kind: str, monkeypatch) -> Iterator[Running]:
+    small_site(tmp_path, monkeypatch)
     running = start(tmp_path)
     yield running
     assert running.stop() == 0

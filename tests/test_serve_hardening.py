@@ -23,7 +23,8 @@ import pytest
 
 from generator import serve as serve_module
 from generator.serve import host_allowed
-from test_serve import FILE_NAME, PAGE, RECORD, WAIT, FakeBuilder, Running, wait_for
+from test_serve import PAGE, WAIT, FakeBuilder, Running, wait_for
+from test_serve import small_site
 from test_serve import start as start_on
 
 CLIENTS = 64
@@ -33,13 +34,7 @@ CLIENTS = 64
 def make_site(tmp_path: Path, monkeypatch) -> Iterator:
     """Starts servers on a small site built by the stand-in builder; stops them after the test."""
     monkeypatch.setattr(serve_module.Site, "_make_builder", lambda self, config: FakeBuilder(config))
-    for name in ("templates", "static"):  # not the repository's own, which others may be editing
-        (tmp_path / "theme" / name).mkdir(parents=True)
-        monkeypatch.setattr(serve_module, f"{name}_dir", lambda name=name: tmp_path / "theme" / name)
-    content = tmp_path / "content" / "2017-ccgc"
-    content.mkdir(parents=True)
-    (content / (FILE_NAME % ("甲队", "乙队"))).write_text(RECORD % ("甲队", "乙队"), "utf-8")
-    (tmp_path / "content" / "about.md").write_text(PAGE % "ALPHA", "utf-8")
+    small_site(tmp_path, monkeypatch)
     running: list[Running] = []
 
     def make(host: str = "127.0.0.1") -> Running:
