@@ -50,7 +50,12 @@ def _files(config: Config, paths: list[Path]) -> tuple[list[tuple[Path, str, Dia
         prefix = "" if base in (".", "") else base + "/"
 
         def moved(d: Diagnostic) -> Diagnostic:
-            return dataclasses.replace(d, path=prefix + d.path, message=d.message.replace(d.path, prefix + d.path))
+            # The message names the file as the scan saw it: name it from here too.
+            def here(value: object) -> object:
+                return value.replace(d.path, prefix + d.path) if type(value) is str else value
+
+            args = tuple((name, here(value)) for name, value in d.args)
+            return dataclasses.replace(d, path=prefix + d.path, template=str(here(d.template)), args=args)
 
         for rel, real, _ in walked.records:
             note = walked.notes.get(rel)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from generator import __version__
-from generator.config import Config, load_config
+from generator.config import LANGUAGES, Config, load_config
 from generator.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--format", choices=("text", "json", "github"), default="text",
         help="text; json: one object per line; github: GitHub Actions annotations (errors shown on the record's line)",
+    )
+    check.add_argument(
+        "--lang", choices=LANGUAGES, default="en", type=_language,
+        help="the language of the messages: en (the default) or zh-CN",
     )
 
     new = sub.add_parser("new", help="make a new archive: site.toml, an example event, a GitHub Pages workflow")
@@ -179,7 +183,12 @@ def _escaped(ch: str) -> str:
 _GITHUB_LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
-def github_annotation(d: Diagnostic, path: str) -> str:
+def _language(text: str) -> str:
+    """A language as typed (``zh-cn``, ``EN``) in the spelling of site.toml."""
+    return next((known for known in LANGUAGES if known.lower() == text.lower()), text)
+
+
+def github_annotation(d: Diagnostic, path: str, language: str = "en") -> str:
     """``d`` as a GitHub Actions workflow command: shown on its line of the pull request's files.
 
     ``path`` is the file relative to the repository (the job's working
@@ -192,7 +201,7 @@ def github_annotation(d: Diagnostic, path: str) -> str:
         if d.column:
             where.append(f"col={d.column}")
     where.append(f"title={_github_escape(d.code, True)}")
-    return f"::{_GITHUB_LEVELS[d.severity]} {','.join(where)}::{_github_escape(for_terminal(d.message), False)}"
+    return f"::{_GITHUB_LEVELS[d.severity]} {','.join(where)}::{_github_escape(for_terminal(d.say(language)), False)}"
 
 
 def _github_escape(text: str, property: bool) -> str:
@@ -393,11 +402,11 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     found = problems + checked.diagnostics
     for d in found:
         if args.format == "json":
-            print(json.dumps(d.to_json(), ensure_ascii=False))
+            print(json.dumps(d.to_json(args.lang), ensure_ascii=False))
         elif args.format == "github":
-            print(github_annotation(d, _repository_path(config, d.path)))
+            print(github_annotation(d, _repository_path(config, d.path), args.lang))
         else:
-            print(for_terminal(d.format()))
+            print(for_terminal(d.format(args.lang)))
     errors = sum(1 for d in found if d.severity == "error")
     if args.format == "text":
         warnings = sum(1 for d in found if d.severity == "warning")

@@ -9,7 +9,10 @@ the table in the docs can be generated from (and tested against) the code.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from generator import i18n
+from generator.i18n import Args
 
 Severity = Literal["error", "warning", "note"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "note")
@@ -44,7 +47,9 @@ class Diagnostic:
 
     ``path`` is relative to the content folder (POSIX separators), or the
     config file name for configuration errors. ``line`` and ``column`` are
-    1-based; 0 means "the whole file" / "unknown".
+    1-based; 0 means "the whole file" / "unknown". ``template`` is the
+    English message with ``{named}`` places for ``args``; :meth:`say` puts it
+    in a language (see :mod:`generator.i18n`), :attr:`message` in English.
     """
 
     path: str
@@ -52,30 +57,54 @@ class Diagnostic:
     column: int
     severity: Severity
     code: str
-    message: str
+    template: str
+    args: Args = ()
 
     def __reduce__(self) -> tuple[type, tuple]:
         # Pickled by the thousand in the build cache: a plain tuple is much faster.
-        return (Diagnostic, (self.path, self.line, self.column, self.severity, self.code, self.message))
+        return (Diagnostic, (self.path, self.line, self.column, self.severity, self.code, self.template, self.args))
 
-    def format(self) -> str:
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return i18n.say(self.template, self.args)
+
+    def say(self, language: str) -> str:
+        """The message in a site language ("zh-CN", "en")."""
+        return i18n.say(self.template, self.args, language)
+
+    def title(self, language: str) -> str:
+        """What this code means, in a site language."""
+        return title(self.code, language)
+
+    def format(self, language: str = i18n.SOURCE_LANGUAGE) -> str:
         """Compiler style: ``path:line:col: error[RULE-E002]: message``."""
-        return f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}"
+        return f"{self.path}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.say(language)}"
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, language: str = i18n.SOURCE_LANGUAGE) -> dict[str, object]:
         return {
             "path": self.path,
             "line": self.line,
             "column": self.column,
             "severity": self.severity,
             "code": self.code,
-            "message": self.message,
+            "message": self.say(language),
         }
 
 
-def make(path: str, line: int, column: int, code: str, message: str) -> Diagnostic:
-    """Build a diagnostic whose severity comes from the code's catalog entry."""
-    return Diagnostic(path, line, column, CATALOG[code].severity, code, message)
+def make(path: str, line: int, column: int, code: str, template: str, /, **args: Any) -> Diagnostic:
+    """Build a diagnostic whose severity comes from the code's catalog entry.
+
+    ``template`` is English with ``{named}`` places filled from ``args``
+    (write it as a literal: the catalogs are extracted from the source).
+    """
+    return Diagnostic(path, line, column, CATALOG[code].severity, code, template, i18n.args_of(args) if args else ())
+
+
+def title(code: str, language: str) -> str:
+    """A code's title in a site language; the code itself when it is not defined."""
+    entry = CATALOG.get(code)
+    return i18n.translate(entry.title, language) if entry else code
 
 
 def count(diagnostics: list[Diagnostic], severity: Severity) -> int:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from generator import decode, formats, games, metadata
 from generator.config import DEFAULT_PLIES
 from generator.diagnostics import Diagnostic, define, make
+from generator.i18n import T
 from generator.model import Metadata, Record, Replay, Result, Source
 
 E_RESULT = define(
@@ -132,7 +133,9 @@ def process(
     try:
         return _process(source, encoding=encoding, options=options, folder=folder, plies=plies)
     except Exception as exc:  # a bug in Qipu must not take the build down
-        diag = make(source.path, 0, 0, E_CRASH, f"internal error while reading this record: {type(exc).__name__}: {exc}")
+        diag = make(
+            source.path, 0, 0, E_CRASH, "internal error while reading this record: {error}", error=f"{type(exc).__name__}: {exc}"
+        )
         return Processed(source.path, source.sha256, len(source.data), None, Metadata(), None, None, None, None, [diag])
 
 
@@ -158,8 +161,17 @@ def _process(
     game = games.get(record.code) or games.get(from_name.code)
     if len(record.moves) > plies:
         first = record.moves[plies]
-        message = f"the record has {len(record.moves)} moves, more than the limit of {plies} (limits.plies in site.toml): it is not replayed"
-        diagnostics.append(make(source.path, first.line, first.column, E_TOO_LONG, message))
+        diagnostics.append(
+            make(
+                source.path,
+                first.line,
+                first.column,
+                E_TOO_LONG,
+                "the record has {moves} moves, more than the limit of {limit} (limits.plies in site.toml): it is not replayed",
+                moves=len(record.moves),
+                limit=plies,
+            )
+        )
         game = None
     replay = None
     if game is not None:
@@ -201,7 +213,13 @@ def _reread_colour_words(from_name: Metadata, game: games.GameType, replay: Repl
         from_name.result = result
 
 
-_RESULT_WORDS = {"first": "first player wins", "second": "second player wins", "draw": "draw", "unknown": "undecided"}
+_RESULT_WORDS = {
+    "first": T("first player wins"),
+    "second": T("second player wins"),
+    "draw": T("draw"),
+    "unknown": T("undecided"),
+}
+_WHERE = {"header": T("header"), "file name": T("file name")}
 
 
 def _check_result(
@@ -223,8 +241,11 @@ def _check_result(
                 1,
                 1,
                 E_RESULT,
-                f"the {where} declares '{_RESULT_WORDS[declared]}' but the rules decide "
-                f"'{_RESULT_WORDS[decision.winner]}' at move {decision.ply}",
+                "the {where} declares '{declared}' but the rules decide '{computed}' at move {ply}",
+                where=_WHERE[where],
+                declared=_RESULT_WORDS[declared],
+                computed=_RESULT_WORDS[decision.winner],
+                ply=decision.ply,
             )
         )
     return found

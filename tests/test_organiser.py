@@ -213,7 +213,10 @@ def _built_package(tmp_path: Path) -> Path:
 def test_the_wheel_carries_the_theme_and_builds_an_archive_far_from_any_checkout(tmp_path: Path, browser: object) -> None:  # noqa: F811
     wheel = _built_package(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
-    for rel in ("templates/base.html", "templates/game.html", "static/viewer.js", "static/site.css"):
+    for rel in (
+        "templates/base.html", "templates/game.html", "static/viewer.js", "static/site.css",
+        "locale/zh_CN/LC_MESSAGES/rules.po",  # the messages said in Chinese
+    ):
         assert f"generator/{rel}" in names, rel
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
@@ -264,4 +267,7 @@ def test_the_sdist_carries_the_theme_and_the_docs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     (sdist,) = out.glob("*.tar.gz")
     names = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name}
-    assert {"templates/base.html", "static/viewer.js", "docs/site-toml.md", "generator/scaffold.py"} <= names
+    assert {
+        "templates/base.html", "static/viewer.js", "docs/site-toml.md", "generator/scaffold.py",
+        "generator/locale/zh_CN/LC_MESSAGES/qipu.po",
+    } <= names

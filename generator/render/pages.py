@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from markupsafe import Markup
 
-from generator import __version__, boards, games
+from generator import __version__, boards, diagnostics, games
 from generator.diagnostics import Diagnostic
 from generator.pipeline import Processed
-from generator.render import diagnostic_titles, urls
+from generator.render import urls
 from generator.render.rows import format_number
 from generator.render.viewer import HTML_PARTS, ui_strings, viewer_parts
 
@@ -106,7 +106,7 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
         "home_href": link(urls.HOME),
         "teams_href": link(urls.TEAMS),
         "problems_href": link(urls.PROBLEMS),
-        "diag_title": functools.partial(diagnostic_titles.title, language=site.language),
+        "diag_title": functools.partial(diagnostics.title, language=site.language),
     }
 
 
@@ -428,7 +428,7 @@ def _problems_by_team(archive: Archive, page: str, language: str) -> list[dict[s
                 "records": len(records[name]),
                 "inconsistent": len(bad[name]),
                 "reasons": [
-                    {"code": code, "count": count, "title": diagnostic_titles.title(code, language)}
+                    {"code": code, "count": count, "title": diagnostics.title(code, language)}
                     for code, count in sorted(reasons[name].items(), key=lambda item: (-item[1], item[0]))
                 ],
             }
