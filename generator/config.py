@@ -28,6 +28,7 @@ from typing import Any, Iterator, Mapping, TypeVar
 from generator import games
 from generator.archive.standings import TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
+from generator.i18n import N_, T, Term
 
 CONFIG_NAME = "site.toml"
 DEFAULT_TITLE = "Qipu 棋谱"
@@ -287,8 +288,11 @@ def load_config(
     if output_dir == content_dir or content_dir.is_relative_to(output_dir):
         reader.error(
             CFG_FOLDERS, ("output",),
-            f"output: the output folder {output_dir} is the content folder {content_dir} or contains it; "
-            f"building there could overwrite the records, so {DEFAULT_OUTPUT!r} is used",
+            N_(
+                "{key}: the output folder {output} is the content folder {content} or contains it; "
+                "building there could overwrite the records, so {default!r} is used"
+            ),
+            output=str(output_dir), content=str(content_dir), default=DEFAULT_OUTPUT,
         )
         output_dir = _absolute(Path(DEFAULT_OUTPUT), folder)
     reader.check_paths_exist(content_dir, values["events"], values["encodings"])
@@ -327,13 +331,17 @@ def _read_file(file: Path, explicit: bool, display: str, diagnostics: list[Diagn
     """The text and the parsed table of the file; ("", {}) when there is none to use."""
     if not file.is_file():
         if explicit:
-            reason = "it is a folder" if file.exists() else "there is no such file"
-            diagnostics.append(make(display, 0, 0, CFG_UNREADABLE, f"cannot read {display}: {reason}"))
+            if file.exists():
+                diagnostics.append(make(display, 0, 0, CFG_UNREADABLE, "cannot read {file}: it is a folder", file=display))
+            else:
+                diagnostics.append(make(display, 0, 0, CFG_UNREADABLE, "cannot read {file}: there is no such file", file=display))
         return "", {}
     try:
         raw = file.read_bytes()
     except OSError as error:
-        diagnostics.append(make(display, 0, 0, CFG_UNREADABLE, f"cannot read {display}: {error.strerror or error}"))
+        # The reason is the system's own words (strerror), shown as they are.
+        reason = str(error.strerror or error)
+        diagnostics.append(make(display, 0, 0, CFG_UNREADABLE, "cannot read {file}: {reason}", file=display, reason=reason))
         return "", {}
     try:
         # A BOM is what Windows editors add; TOML forbids it, organisers should not care.
@@ -341,8 +349,13 @@ def _read_file(file: Path, explicit: bool, display: str, diagnostics: list[Diagn
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        message = f"{display} is not saved as UTF-8 (byte 0x{raw[error.start]:02X} at offset {error.start}); save it as UTF-8"
-        diagnostics.append(make(display, line, column, CFG_UNREADABLE, message))
+        diagnostics.append(
+            make(
+                display, line, column, CFG_UNREADABLE,
+                "{file} is not saved as UTF-8 (byte 0x{byte:02X} at offset {offset}); save it as UTF-8",
+                file=display, byte=raw[error.start], offset=error.start,
+            )
+        )
         return "", {}
     try:
         return text, tomllib.loads(text)
@@ -356,7 +369,14 @@ def _read_file(file: Path, explicit: bool, display: str, diagnostics: list[Diagn
                 line, column = int(at.group(1)), int(at.group(2))
             else:
                 line = text.count("\n") + (0 if text.endswith("\n") else 1)
-        diagnostics.append(make(display, line, column, CFG_SYNTAX, f"{display} is not valid TOML: {message}; the defaults are used"))
+        # tomllib's own words (English), shown as they are.
+        diagnostics.append(
+            make(
+                display, line, column, CFG_SYNTAX,
+                "{file} is not valid TOML: {error}; the defaults are used",
+                file=display, error=message,
+            )
+        )
         return text, {}
 
 
@@ -369,9 +389,10 @@ class _Reader:
         self.diagnostics = diagnostics
         self.encoding_keys: dict[str, str] = {}  # normalised path -> key as written
 
-    def error(self, code: str, path: tuple[str, ...], message: str, needle: str | None = None) -> None:
+    def error(self, code: str, path: tuple[str, ...], template: str, /, *, needle: str | None = None, **args: Any) -> None:
+        """A diagnostic about the key at ``path``, named ``{key}`` in ``template`` (written with N_() where this is called)."""
         line, column = self.locator.position(path, needle)
-        self.diagnostics.append(make(self.display, line, column, code, message))
+        self.diagnostics.append(make(self.display, line, column, code, template, key=dotted(path), **args))
 
     # -- generic checks --
 
@@ -379,16 +400,28 @@ class _Reader:
         for key in table:
             if key not in allowed:
                 near = difflib.get_close_matches(key, allowed, n=1)
-                hint = f"; did you mean {near[0]!r}?" if near else f"; known keys here: {', '.join(allowed)}"
-                self.error(CFG_UNKNOWN_KEY, path + (key,), f"{dotted(path + (key,))}: unknown key{hint}")
+                if near:
+                    self.error(CFG_UNKNOWN_KEY, path + (key,), N_("{key}: unknown key; did you mean {near!r}?"), near=near[0])
+                else:
+                    known = ", ".join(allowed)
+                    self.error(CFG_UNKNOWN_KEY, path + (key,), N_("{key}: unknown key; known keys here: {known}"), known=known)
 
     def wrong_type(self, path: tuple[str, ...], expected: str, value: Any) -> None:
-        self.error(CFG_TYPE, path, f"{dotted(path)}: expected {expected}, got {describe(value)}")
+        """CFG_TYPE: ``expected`` is what the key takes (a Term), or the values it allows as written."""
+        kind, shown = describe(value)
+        if kind is None:
+            self.error(CFG_TYPE, path, N_("{key}: expected {expected}, got {value}"), expected=expected, value=shown)
+        elif shown is None:
+            self.error(CFG_TYPE, path, N_("{key}: expected {expected}, got {kind}"), expected=expected, kind=kind)
+        else:
+            self.error(
+                CFG_TYPE, path, N_("{key}: expected {expected}, got {kind} {value}"), expected=expected, kind=kind, value=shown
+            )
 
     def table(self, path: tuple[str, ...], value: Any) -> dict[str, Any]:
         if isinstance(value, dict):
             return value
-        self.wrong_type(path, "a table", value)
+        self.wrong_type(path, T("a table"), value)
         return {}
 
     def string(self, path: tuple[str, ...], value: Any, default: str | None, *, empty: bool = False) -> str | None:
@@ -397,19 +430,19 @@ class _Reader:
             value = value.isoformat()
         if isinstance(value, str) and (empty or value.strip()):
             return value.strip()
-        self.wrong_type(path, "a string" if empty else "a non-empty string", value)
+        self.wrong_type(path, T("a string") if empty else T("a non-empty string"), value)
         return default
 
     def boolean(self, path: tuple[str, ...], value: Any, default: bool) -> bool:
         if isinstance(value, bool):
             return value
-        self.wrong_type(path, "true or false", value)
+        self.wrong_type(path, T("true or false"), value)
         return default
 
     def number(self, path: tuple[str, ...], value: Any, default: float) -> float:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
             return float(value)
-        self.wrong_type(path, "a number", value)
+        self.wrong_type(path, T("a number"), value)
         return default
 
     # -- the schema --
@@ -471,7 +504,11 @@ class _Reader:
             if path.is_dir():
                 found[key] = path
             else:
-                self.error(CFG_THEME, ("theme", key), f"theme.{key}: there is no folder {path}; the built-in {key} are used")
+                what = T("templates") if key == "templates" else T("static")
+                self.error(
+                    CFG_THEME, ("theme", key), N_("{key}: there is no folder {folder}; the built-in {what} are used"),
+                    folder=str(path), what=what,
+                )
         return found
 
     def limits(self, value: Any, defaults: dict[str, int]) -> dict[str, int]:
@@ -486,7 +523,7 @@ class _Reader:
             if isinstance(given, int) and not isinstance(given, bool) and given >= 1:
                 limits[key] = given
             else:
-                self.wrong_type(("limits", key), "a whole number of at least 1", given)
+                self.wrong_type(("limits", key), T("a whole number of at least 1"), given)
         return limits
 
     def language(self, value: Any) -> str:
@@ -498,7 +535,9 @@ class _Reader:
         for language in LANGUAGES:
             if language.lower() == wanted:
                 return language
-        self.error(CFG_LANGUAGE, ("language",), f"language: unknown language {text!r}; use one of {', '.join(map(repr, LANGUAGES))}")
+        known = ", ".join(map(repr, LANGUAGES))
+        template = N_("{key}: unknown language {language!r}; use one of {known}")
+        self.error(CFG_LANGUAGE, ("language",), template, language=text, known=known)
         return DEFAULT_LANGUAGE
 
     def base_url(self, value: Any) -> str | None:
@@ -506,7 +545,7 @@ class _Reader:
         if text is None:
             return None
         if not re.match(r"https?://[^/\s]+", text) or any(c.isspace() for c in text):
-            self.error(CFG_URL, ("base_url",), f"base_url: {text!r} is not an absolute http:// or https:// address")
+            self.error(CFG_URL, ("base_url",), N_("{key}: {url!r} is not an absolute http:// or https:// address"), url=text)
             return None
         # Canonical links are base_url + a relative page path: it must end in "/".
         return text if text.endswith("/") else text + "/"
@@ -516,7 +555,10 @@ class _Reader:
         for key, table in self.table(("events",), value).items():
             path = ("events", key)
             if not _is_folder_name(key):
-                self.error(CFG_PATH, path, f"{dotted(path)}: an event key is the name of one folder directly under the content folder, without '/' or '..'")
+                self.error(
+                    CFG_PATH, path,
+                    N_("{key}: an event key is the name of one folder directly under the content folder, without '/' or '..'"),
+                )
                 continue
             events[key] = self.event(path, key, self.table(path, table), position=len(events))
         return events
@@ -531,10 +573,13 @@ class _Reader:
             game_path = path + ("games", code)
             game = games.get(code)
             if game is None:
-                self.error(CFG_GAME, game_path, f"{dotted(game_path)}: unknown game code {code!r}; known codes: {', '.join(games.codes())}")
+                known = ", ".join(games.codes())
+                template = N_("{key}: unknown game code {code!r}; known codes: {known}")
+                self.error(CFG_GAME, game_path, template, code=code, known=known)
                 continue
             if game.code in rules:
-                self.error(CFG_GAME, game_path, f"{dotted(game_path)}: game {game.code} is configured twice in this event; this entry is ignored")
+                template = N_("{key}: game {code} is configured twice in this event; this entry is ignored")
+                self.error(CFG_GAME, game_path, template, code=game.code)
                 continue
             rules[game.code] = self.game(game_path, game, self.table(game_path, game_table))
         return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))), position)
@@ -558,18 +603,22 @@ class _Reader:
 
     def tiebreaks(self, path: tuple[str, ...], value: Any) -> tuple[str, ...]:
         if not isinstance(value, list):
-            self.wrong_type(path, "a list of tie-break names", value)
+            self.wrong_type(path, T("a list of tie-break names"), value)
             return tuple(TIEBREAKS)
         chosen: list[str] = []
         for item in value:
             if not isinstance(item, str):
-                self.error(CFG_TYPE, path, f"{dotted(path)}: expected tie-break names as strings, got {describe(item)}")
+                self.wrong_type(path, T("tie-break names as strings"), item)
             elif item not in TIEBREAKS:
                 near = difflib.get_close_matches(item, TIEBREAKS, n=1)
-                hint = f"did you mean {near[0]!r}?" if near else f"known: {', '.join(TIEBREAKS)}"
-                self.error(CFG_TIEBREAK, path, f"{dotted(path)}: unknown tie-break {item!r}; {hint}", needle=item)
+                if near:
+                    template = N_("{key}: unknown tie-break {name!r}; did you mean {near!r}?")
+                    self.error(CFG_TIEBREAK, path, template, needle=item, name=item, near=near[0])
+                else:
+                    template = N_("{key}: unknown tie-break {name!r}; known: {known}")
+                    self.error(CFG_TIEBREAK, path, template, needle=item, name=item, known=", ".join(TIEBREAKS))
             elif item in chosen:
-                self.error(CFG_TIEBREAK, path, f"{dotted(path)}: tie-break {item!r} is listed twice")
+                self.error(CFG_TIEBREAK, path, N_("{key}: tie-break {name!r} is listed twice"), name=item)
             else:
                 chosen.append(item)
         return tuple(chosen)
@@ -579,14 +628,19 @@ class _Reader:
         for name, option in self.table(path, value).items():
             option_path = path + (name,)
             if name not in game.options:
-                known = ", ".join(game.options) if game.options else "none"
-                self.error(CFG_OPTION, option_path, f"{dotted(option_path)}: {game.code} has no rule option {name!r}; its options: {known}")
+                if game.options:
+                    template = N_("{key}: {game} has no rule option {name!r}; its options: {known}")
+                    self.error(CFG_OPTION, option_path, template, game=game.code, name=name, known=", ".join(game.options))
+                else:
+                    template = N_("{key}: {game} has no rule option {name!r}; its options: none")
+                    self.error(CFG_OPTION, option_path, template, game=game.code, name=name)
                 continue
             checked = _option_value(game.options[name], option)
             allowed = game.choices.get(name)
             if checked is None:
                 self.wrong_type(option_path, _type_name(game.options[name]), option)
             elif allowed and checked[0] not in allowed:
+                # The allowed values as written in site.toml ("'rows' or 'columns'").
                 self.wrong_type(option_path, " or ".join(repr(v) for v in allowed), option)
             else:
                 chosen[name] = checked[0]
@@ -600,11 +654,12 @@ class _Reader:
             path = ("aliases", canonical)
             name = canonical.strip()
             if not name:
-                self.error(CFG_TYPE, path, f"{dotted(path)}: a canonical team name must not be empty")
+                self.error(CFG_TYPE, path, N_("{key}: a canonical team name must not be empty"))
                 continue
             if found.get(name, name) != name:
                 owner = dotted(("aliases", found[name]))
-                self.error(CFG_ALIAS, path, f"{dotted(path)}: {name!r} is already listed as a spelling under {owner}; this entry is ignored")
+                template = N_("{key}: {name!r} is already listed as a spelling under {owner}; this entry is ignored")
+                self.error(CFG_ALIAS, path, template, name=name, owner=owner)
                 continue
             found[name] = name
             for spelling in self.spellings(path, spellings):
@@ -616,15 +671,14 @@ class _Reader:
                 elif owner == spelling:
                     self.error(
                         CFG_ALIAS, path,
-                        f"{dotted(path)}: {spelling!r} is a canonical name of its own ({dotted(('aliases', spelling))}); "
-                        "merge the two entries instead",
-                        needle=spelling,
+                        N_("{key}: {spelling!r} is a canonical name of its own ({owner}); merge the two entries instead"),
+                        needle=spelling, spelling=spelling, owner=dotted(("aliases", spelling)),
                     )
                 else:
                     self.error(
                         CFG_ALIAS, path,
-                        f"{dotted(path)}: the spelling {spelling!r} is also listed under {dotted(('aliases', owner))}; the first listing is kept",
-                        needle=spelling,
+                        N_("{key}: the spelling {spelling!r} is also listed under {owner}; the first listing is kept"),
+                        needle=spelling, spelling=spelling, owner=dotted(("aliases", owner)),
                     )
         return found
 
@@ -632,14 +686,14 @@ class _Reader:
         if isinstance(value, str):
             value = [value]  # one spelling written without brackets
         if not isinstance(value, list):
-            self.wrong_type(path, "a list of spellings", value)
+            self.wrong_type(path, T("a list of spellings"), value)
             return []
         good: list[str] = []
         for spelling in value:
             if isinstance(spelling, str) and spelling.strip():
                 good.append(spelling.strip())
             else:
-                self.error(CFG_TYPE, path, f"{dotted(path)}: expected spellings as non-empty strings, got {describe(spelling)}")
+                self.wrong_type(path, T("spellings as non-empty strings"), spelling)
         return good
 
     def encodings(self, value: Any) -> dict[str, str]:
@@ -648,14 +702,18 @@ class _Reader:
             path = ("encodings", key)
             rel = _normalise_rel(key)
             if rel is None:
-                self.error(CFG_PATH, path, f"{dotted(path)}: not a path inside the content folder; write it relative to the content folder, without '..'")
+                self.error(
+                    CFG_PATH, path,
+                    N_("{key}: not a path inside the content folder; write it relative to the content folder, without '..'"),
+                )
                 continue
             name = self.string(path, encoding, None)
             if name is None:
                 continue
             codec = _text_codec(name)
             if codec is None:
-                self.error(CFG_ENCODING, path, f"{dotted(path)}: unknown text encoding {name!r} (e.g. \"gb18030\", \"cp1250\", \"latin-1\")")
+                template = N_('{key}: unknown text encoding {name!r} (e.g. "gb18030", "cp1250", "latin-1")')
+                self.error(CFG_ENCODING, path, template, name=name)
                 continue
             chosen[rel] = codec
             self.encoding_keys[rel] = key
@@ -667,13 +725,20 @@ class _Reader:
             return  # the build reports a missing content folder itself
         for key in events:
             if not (content_dir / key).is_dir():
-                self.error(CFG_NOT_FOUND, ("events", key), f"{dotted(('events', key))}: there is no folder {key!r} in {content_dir}")
+                self.error(
+                    CFG_NOT_FOUND, ("events", key), N_("{key}: there is no folder {folder!r} in {content}"),
+                    folder=key, content=str(content_dir),
+                )
         for rel in encodings:
             target = content_dir / rel if rel else content_dir
             exists = target.is_dir() if rel.endswith("/") or not rel else target.exists()
             if not exists:
                 path = ("encodings", self.encoding_keys.get(rel, rel))
-                self.error(CFG_NOT_FOUND, path, f"{dotted(path)}: there is no such {'folder' if rel.endswith('/') else 'file or folder'} in {content_dir}")
+                if rel.endswith("/"):
+                    template = N_("{key}: there is no such folder in {content}")
+                else:
+                    template = N_("{key}: there is no such file or folder in {content}")
+                self.error(CFG_NOT_FOUND, path, template, content=str(content_dir))
 
 
 def _option_value(default: Any, value: Any) -> tuple[Any] | None:
@@ -691,14 +756,14 @@ def _option_value(default: Any, value: Any) -> tuple[Any] | None:
 
 def _type_name(default: Any) -> str:
     if isinstance(default, bool):
-        return "true or false"
+        return T("true or false")
     if isinstance(default, int):
-        return "an integer"
+        return T("an integer")
     if isinstance(default, float):
-        return "a number"
+        return T("a number")
     if isinstance(default, str):
-        return "a string"
-    return f"a value like {default!r}"
+        return T("a string")
+    return repr(default)  # the registry's default as written: no option has another type today
 
 
 def _text_codec(name: str) -> str | None:
@@ -846,27 +911,31 @@ def dotted(path: tuple[str, ...]) -> str:
     return ".".join(_key_text(part) for part in path)
 
 
-def describe(value: Any) -> str:
-    """A value's TOML type and the value itself, for messages."""
+def describe(value: Any) -> tuple[Term | None, str | int | float | None]:
+    """A value's TOML type (a word to translate) and the value itself as shown, for messages.
+
+    The value is None for a list or a table (not shown); the type is None
+    for what TOML never gives (the value's repr is shown alone).
+    """
     if isinstance(value, bool):
-        return f"a boolean {str(value).lower()}"
+        return T("a boolean"), str(value).lower()
     if isinstance(value, int):
-        return f"an integer {value}"
+        return T("an integer"), value
     if isinstance(value, float):
-        return f"a number {value}"
+        return T("a number"), value
     if isinstance(value, str):
-        return f"a string {json.dumps(value, ensure_ascii=False)}"
+        return T("a string"), json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
-        return "a list"
+        return T("a list"), None
     if isinstance(value, dict):
-        return "a table"
+        return T("a table"), None
     if isinstance(value, datetime.datetime):
-        return f"a date-time {value.isoformat()}"
+        return T("a date-time"), value.isoformat()
     if isinstance(value, datetime.date):
-        return f"a date {value.isoformat()}"
+        return T("a date"), value.isoformat()
     if isinstance(value, datetime.time):
-        return f"a time {value.isoformat()}"
-    return repr(value)
+        return T("a time"), value.isoformat()
+    return None, repr(value)
 
 
 def _is_folder_name(key: str) -> bool:

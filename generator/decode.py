@@ -18,6 +18,7 @@ import os
 import re
 
 from generator.diagnostics import Diagnostic, define, make
+from generator.i18n import N_
 from generator.model import Source, Text
 
 UNDECODABLE = define(
@@ -92,7 +93,7 @@ def shown_path(rel: str) -> str:
 
 def renamed(rel: str) -> Diagnostic:
     """The warning for a record whose path on disk is not UTF-8, shown as ``rel``."""
-    return make(rel, 1, 1, NAME_NOT_UTF8, f"the name on disk is not UTF-8; read as GB18030: {rel}")
+    return make(rel, 1, 1, NAME_NOT_UTF8, "the name on disk is not UTF-8; read as GB18030: {path}", path=rel)
 
 
 def decode(source: Source, override: str | None = None) -> tuple[Text | None, list[Diagnostic]]:
@@ -108,13 +109,30 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
         codec = _lookup(override)
         if codec is None:
             diagnostics.append(
-                make(source.path, 0, 0, UNKNOWN_CODEC, f'site.toml names the encoding "{override}", which is not known')
+                make(
+                    source.path,
+                    0,
+                    0,
+                    UNKNOWN_CODEC,
+                    'site.toml names the encoding "{encoding}", which is not known',
+                    encoding=override,
+                )
             )
         else:
             text, error = _try(data, codec)
             if error is not None:
-                what = f"not valid {override} (the encoding named in site.toml)"
-                diagnostics.append(_undecodable(source, data, what, error))
+                templates = (
+                    N_(
+                        "cannot decode the bytes at byte offset {offset} ({bytes}): the file is not valid {encoding} "
+                        "(the encoding named in site.toml); it is skipped"
+                    ),
+                    N_(
+                        "cannot decode the bytes at byte offset {offset} ({bytes}): the file is not valid {encoding} "
+                        "(the encoding named in site.toml) (it looks like UTF-16 without a byte-order mark: "
+                        'name the encoding "{guess}" for it in site.toml); it is skipped'
+                    ),
+                )
+                diagnostics.append(_undecodable(source, data, error, templates, encoding=override))
                 return None, diagnostics
             # A BOM written by an editor survives a plain "utf-8" override.
             return _finish(source, text.removeprefix("\ufeff"), override, diagnostics), diagnostics
@@ -123,8 +141,18 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
         if data.startswith(bom):
             text, error = _try(data[len(bom):], codec)
             if error is not None:
-                what = f"not valid {name}, although it starts with that byte-order mark"
-                diagnostics.append(_undecodable(source, data, what, error + len(bom)))
+                templates = (
+                    N_(
+                        "cannot decode the bytes at byte offset {offset} ({bytes}): the file is not valid {encoding}, "
+                        "although it starts with that byte-order mark; it is skipped"
+                    ),
+                    N_(
+                        "cannot decode the bytes at byte offset {offset} ({bytes}): the file is not valid {encoding}, "
+                        'although it starts with that byte-order mark (it looks like UTF-16 without a byte-order mark: name the '
+                        'encoding "{guess}" for it in site.toml); it is skipped'
+                    ),
+                )
+                diagnostics.append(_undecodable(source, data, error + len(bom), templates, encoding=name))
                 return None, diagnostics
             return _finish(source, text, name, diagnostics), diagnostics
 
@@ -133,7 +161,17 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
         return _finish(source, text, "utf-8", diagnostics), diagnostics
     text, error = _try(data, "gb18030")
     if error is not None:
-        diagnostics.append(_undecodable(source, data, "neither UTF-8 nor GB18030 (GBK)", error))
+        templates = (
+            N_(
+                "cannot decode the bytes at byte offset {offset} ({bytes}): the file is neither UTF-8 nor GB18030 (GBK); "
+                "it is skipped"
+            ),
+            N_(
+                "cannot decode the bytes at byte offset {offset} ({bytes}): the file is neither UTF-8 nor GB18030 (GBK) "
+                '(it looks like UTF-16 without a byte-order mark: name the encoding "{guess}" for it in site.toml); it is skipped'
+            ),
+        )
+        diagnostics.append(_undecodable(source, data, error, templates))
         return None, diagnostics
     return _finish(source, text, "gb18030", diagnostics), diagnostics
 
@@ -163,11 +201,31 @@ def _finish(source: Source, text: str, encoding: str, diagnostics: list[Diagnost
     nul = text.find("\x00")
     if nul >= 0:
         line, column = result.position(nul)
-        message = f"the text contains NUL characters (first at line {line})"
         guess = _utf16_guess(source.data)
         if guess:
-            message += "; " + _utf16_hint(guess)
-        diagnostics.append(make(source.path, line, column, NUL_CHARACTERS, message))
+            diagnostics.append(
+                make(
+                    source.path,
+                    line,
+                    column,
+                    NUL_CHARACTERS,
+                    "the text contains NUL characters (first at line {line}); it looks like UTF-16 without a "
+                    'byte-order mark: name the encoding "{guess}" for it in site.toml',
+                    line=line,
+                    guess=guess,
+                )
+            )
+        else:
+            diagnostics.append(
+                make(
+                    source.path,
+                    line,
+                    column,
+                    NUL_CHARACTERS,
+                    "the text contains NUL characters (first at line {line})",
+                    line=line,
+                )
+            )
     return result
 
 
@@ -190,23 +248,24 @@ def _utf16_guess(data: bytes) -> str | None:
     return None
 
 
-def _utf16_hint(guess: str) -> str:
-    return f'it looks like UTF-16 without a byte-order mark: name the encoding "{guess}" for it in site.toml'
+def _undecodable(source: Source, data: bytes, offset: int, templates: tuple[str, str], **args: str) -> Diagnostic:
+    """Name the byte offset (and, as a help, the line) of the first bad byte.
 
-
-def _undecodable(source: Source, data: bytes, what: str, offset: int) -> Diagnostic:
-    """Name the byte offset (and, as a help, the line) of the first bad byte."""
+    ``templates``: the message, and the same with a hint for a file that
+    looks like UTF-16 (it has a ``{guess}`` place), each written with N_().
+    """
     shown = " ".join(f"0x{b:02X}" for b in data[offset : offset + 4])
     guess = _utf16_guess(data)
-    hint = f" ({_utf16_hint(guess)})" if guess else ""
-    message = f"cannot decode the bytes at byte offset {offset} ({shown}): the file is {what}{hint}; it is skipped"
+    template = templates[1] if guess else templates[0]
+    if guess:
+        args["guess"] = guess
     if guess or data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         # Counting b"\n" means nothing in UTF-16: the offset alone must do.
-        return make(source.path, 0, 0, UNDECODABLE, message)
+        return make(source.path, 0, 0, UNDECODABLE, template, offset=offset, bytes=shown, **args)
     ends = [m.end() for m in _EOL_BYTES.finditer(data, 0, offset)]
     line = len(ends) + 1
     line_start = ends[-1] if ends else 0
     # Columns count characters; the bytes before the bad one decode as far as
     # the fallback can tell, which is close enough to find the place.
     column = len(data[line_start:offset].decode("gb18030", errors="replace")) + 1
-    return make(source.path, line, column, UNDECODABLE, message)
+    return make(source.path, line, column, UNDECODABLE, template, offset=offset, bytes=shown, **args)

@@ -104,6 +104,10 @@ def make(path: str, line: int, column: int, code: str, template: str, /, **args:
 def title(code: str, language: str) -> str:
     """A code's title in a site language; the code itself when it is not defined."""
     entry = CATALOG.get(code)
+    if entry is None:
+        # Defined in a module only the worker processes imported (a game's engine).
+        load_all()
+        entry = CATALOG.get(code)
     return i18n.translate(entry.title, language) if entry else code
 
 
@@ -111,8 +115,8 @@ def count(diagnostics: list[Diagnostic], severity: Severity) -> int:
     return sum(1 for d in diagnostics if d.severity == severity)
 
 
-def catalog_markdown() -> str:
-    """The table of every code, as it stands in ``docs/diagnostics.md``."""
+def load_all() -> None:
+    """Import every module that defines codes, so that the catalog is whole."""
     import importlib
 
     from generator import games
@@ -120,6 +124,11 @@ def catalog_markdown() -> str:
     games.load_all()  # the format, rules and board modules of every game
     for module in ("decode", "metadata", "pipeline", "config", "scan", "archive.duplicates", "build", "check"):
         importlib.import_module(f"generator.{module}")
+
+
+def catalog_markdown() -> str:
+    """The table of every code, as it stands in ``docs/diagnostics.md``."""
+    load_all()
     rows = ["| code | severity | what it means | what to do |", "| --- | --- | --- | --- |"]
     for code in sorted(CATALOG):
         c = CATALOG[code]

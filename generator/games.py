@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
-from typing import Any, Mapping
+from typing import Any
+
+from generator.i18n import Named
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +25,11 @@ class Side:
     colour: str  # colour name used by boards and the viewer: "black", "white", ...
     name_zh: str  # 黑方
     name_en: str  # Black
+
+    @property
+    def name(self) -> Named:
+        """The side's name, said in a message's language."""
+        return Named(self.name_en, self.name_zh)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +53,14 @@ class GameType:
     first_from_record: bool = False
     # String options that take one of a few values: option -> the values.
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The file suffixes its records are written with, lower case; a game page
+    # is named after its record without one of them.
+    suffixes: tuple[str, ...] = (".txt",)
+
+    @property
+    def name(self) -> Named:
+        """The game's name, said in a message's language."""
+        return Named(self.name_en, self.name_zh)
 
     def side_of(self, letter: str) -> str | None:
         """"first"/"second" for a side letter as written, or None if unknown."""
@@ -58,7 +74,7 @@ class GameType:
     def colour(self, side: str) -> str:
         return self.first.colour if side == "first" else self.second.colour
 
-    def ordered(self, first_letter: str | None) -> "GameType":
+    def ordered(self, first_letter: str | None) -> GameType:
         """This game type with the sides in the order one record plays them.
 
         Itself unless the game lets the record decide and the record's first
@@ -200,6 +216,12 @@ def get(code: str | None) -> GameType | None:
 
 def codes() -> list[str]:
     return sorted(GAMES)
+
+
+@functools.cache
+def record_suffixes() -> frozenset[str]:
+    """Every suffix a game type's records are written with."""
+    return frozenset(suffix for game in GAMES.values() for suffix in game.suffixes)
 
 
 def load_all() -> None:

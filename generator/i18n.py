@@ -54,6 +54,30 @@ class Term(str):
         return (Term, (str(self),))
 
 
+class Named(tuple):
+    """A name the registry writes in each language (a game, a side): ``Named("Black", "黑方")``.
+
+    As an argument it is said in the message's language, with no catalog entry.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, en: str, zh: str) -> Named:
+        return tuple.__new__(cls, (en, zh))
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (Named, (self[0], self[1]))
+
+    def __str__(self) -> str:
+        return str(self[0])
+
+    def __format__(self, spec: str) -> str:
+        return format(self[0], spec)
+
+    def said(self, language: str) -> str:
+        return str(self[1]) if language.lower().startswith("zh") and self[1] else str(self[0])
+
+
 def T(word: str) -> Term:
     """Mark a word for the catalogs and for translation where it is an argument."""
     return Term(word)
@@ -80,11 +104,19 @@ def say(template: str, args: Args | Mapping[str, Any] = (), language: str = SOUR
     if not values:
         return text
     if language != SOURCE_LANGUAGE:
-        values = {name: translate(value, language) if isinstance(value, Term) else value for name, value in values.items()}
+        values = {name: _said(value, language) for name, value in values.items()}
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):
         return template.format(**{name: str(value) for name, value in dict(args).items()})
+
+
+def _said(value: Any, language: str) -> Any:
+    if isinstance(value, Term):
+        return translate(value, language)
+    if isinstance(value, Named):
+        return value.said(language)
+    return value
 
 
 def translate(text: str, language: str) -> str:

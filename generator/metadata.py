@@ -22,6 +22,7 @@ from typing import Callable
 from generator import games
 from generator.diagnostics import Diagnostic, define, make
 from generator.games import GameType
+from generator.i18n import T, Term
 from generator.model import Metadata, Result
 
 CODE_DIFFERS = define(
@@ -538,6 +539,10 @@ def _read_when_and_event(segments: list[str], meta: Metadata) -> None:
 # Merging the sources
 
 
+# The fields merge() compares by name, and the word a warning says for each.
+_NAMED_FIELDS = (("first", T("first team")), ("second", T("second team")), ("place", T("place")), ("event", T("event")))
+
+
 def merge(
     path: str, header: Metadata, from_name: Metadata, folder: Metadata | None = None
 ) -> tuple[Metadata, list[Diagnostic]]:
@@ -552,16 +557,25 @@ def merge(
     out = Metadata()
     diagnostics: list[Diagnostic] = []
 
-    def warn(code: str, what: str, named: str, written: str) -> None:
+    def warn(code: str, what: Term, named: str, written: str) -> None:
         diagnostics.append(
-            make(path, 1, 1, code, f'file name says {what} "{named}", header says "{written}"; using the header')
+            make(
+                path,
+                1,
+                1,
+                code,
+                'file name says {what} "{named}", header says "{written}"; using the header',
+                what=what,
+                named=named,
+                written=written,
+            )
         )
 
     out.code = _pick(header.code, from_name.code, folder.code)
     if header.code and from_name.code and header.code.upper() != from_name.code.upper():
-        warn(CODE_DIFFERS, "game", from_name.code, header.code)
+        warn(CODE_DIFFERS, T("game"), from_name.code, header.code)
 
-    for field, what in (("first", "first team"), ("second", "second team"), ("place", "place"), ("event", "event")):
+    for field, what in _NAMED_FIELDS:
         h, n = getattr(header, field), getattr(from_name, field)
         setattr(out, field, _pick(h, n, getattr(folder, field)))
         if h and n and loose(h) != loose(n):
@@ -576,25 +590,25 @@ def merge(
     else:
         out.result_text = _pick(header.result_text, from_name.result_text, folder.result_text)
     if header.result and from_name.result and header.result != from_name.result:
-        warn(RESULT_DIFFERS, "result", _shown_result(from_name), _shown_result(header))
+        warn(RESULT_DIFFERS, T("result"), _shown_result(from_name), _shown_result(header))
 
     _merge_when(header, from_name, folder, out, warn)
     return out, diagnostics
 
 
 def _merge_when(
-    header: Metadata, from_name: Metadata, folder: Metadata, out: Metadata, warn: Callable[[str, str, str, str], None]
+    header: Metadata, from_name: Metadata, folder: Metadata, out: Metadata, warn: Callable[[str, Term, str, str], None]
 ) -> None:
     """Date and time as one value: a time is never taken from a source whose date differs."""
     if header.date and from_name.date and header.date != from_name.date:
         out.date, out.time = header.date, header.time
-        warn(WHEN_DIFFERS, "date", _shown_when(from_name), _shown_when(header))
+        warn(WHEN_DIFFERS, T("date"), _shown_when(from_name), _shown_when(header))
         return
     out.date = _pick(header.date, from_name.date, folder.date)
     same_day = [s for s in (header, from_name, folder) if s.date in (None, out.date)]
     out.time = _pick(*(s.time for s in same_day))
     if header.time and from_name.time and header.time != from_name.time:
-        warn(WHEN_DIFFERS, "time", _shown_when(from_name), _shown_when(header))
+        warn(WHEN_DIFFERS, T("time"), _shown_when(from_name), _shown_when(header))
 
 
 def _pick(*values: str | None) -> str | None:

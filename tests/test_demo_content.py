@@ -1,7 +1,7 @@
 """The demo archive in content/: what a new user sees after ``qipu build``.
 
-Every record is decoded, parsed and replayed with Qipu's own stages, and the
-archive is checked the way an organiser would check a tournament: every pair
+Every record goes through Qipu's own per-record pipeline (``pipeline.process``,
+what the build runs in its workers), and the archive is checked the way an organiser would check a tournament: every pair
 played twice with each side first once, the results the rules decide agree
 with the declared ones, and the only records with problems are the ones put
 there on purpose to show the problems page.
@@ -20,12 +20,12 @@ import pytest
 
 from generator import config as site_config
 from generator import decode as decoding
-from generator import formats, games
+from generator import formats, games, pipeline
 from generator.archive.duplicates import moves_key
 from generator.archive.teams import Teams
 from generator.diagnostics import Diagnostic
-from generator.model import Record, Replay, Source, Text
-from generator.rules import connect
+from generator.model import Metadata, Record, Replay, Source, Text
+from generator.render.markdown import render_markdown
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -62,14 +62,19 @@ def _read_all() -> list[Read]:
         rel = file.relative_to(CONTENT).as_posix()
         data = file.read_bytes()
         source = Source(rel, data, hashlib.sha256(data).hexdigest())
-        text, found = decoding.decode(source, cfg.encoding_for(rel))
-        assert text is not None, f"{rel} does not decode: {found}"
-        game = games.get(formats.sniff(text.text))
-        assert game is not None, f"{rel}: no game code in the header"
-        record = game.module("format").parse(text, game)
         event = rel.split("/")[0]
-        replay = connect.replay(record, game, cfg.rules_for(event, game.code).options)
-        out.append(Read(rel, data, text, record, replay, found + record.diagnostics + replay.diagnostics))
+        # As the build calls it: the event's rule options and the event's name from site.toml.
+        done = pipeline.process(
+            source,
+            encoding=cfg.encoding_for(rel),
+            options={code: cfg.rules_for(event, code).options for code in games.codes()},
+            folder=Metadata(event=cfg.events[event].name),
+        )
+        assert done.record is not None and done.replay is not None, f"{rel}: {done.diagnostics}"
+        assert games.get(done.code) is not None, f"{rel}: no game code in the header"
+        text, _ = decoding.decode(source, cfg.encoding_for(rel))  # how the file is written, for the last test
+        assert text is not None
+        out.append(Read(rel, data, text, done.record, done.replay, done.diagnostics))
     return out
 
 
@@ -107,7 +112,7 @@ def test_site_toml_is_clean_and_names_the_demo_events():
 def test_every_record_decodes_and_parses_without_errors(records):
     assert len(records) >= 70
     for r in records:
-        parse_errors = [d for d in r.diagnostics if d.severity == "error" and not d.code.startswith("RULE-")]
+        parse_errors = [d for d in r.diagnostics if d.severity == "error" and not d.code.startswith(("RULE-", "RES-"))]
         assert parse_errors == [], r.path
         assert r.record.moves, r.path
 
@@ -118,6 +123,9 @@ def test_only_the_deliberately_broken_records_have_illegal_moves(records):
             assert [d.code for d in _errors(r)] == [ILLEGAL[r.path]], r.path
             assert r.replay.not_replayed, "the moves after the illegal one are shown as not replayed"
             assert r.replay.decision is None
+        elif r.path == CONTRADICTED:
+            # The header and the file name both say 先手胜: each is contradicted.
+            assert [d.code for d in _errors(r)] == ["RES-E001", "RES-E001"], r.path
         else:
             assert _errors(r) == [], r.path
             assert r.replay.not_replayed == []
@@ -210,12 +218,14 @@ def test_files_vary_like_real_writers(records):
     assert any(" (" in r.text.text for r in records), "B (H,8) with a space"
 
 
-def test_markdown_pages_have_headings_tables_and_links():
+def test_markdown_pages_render_with_a_title_a_table_and_links_between_pages():
     for name in ("about.md", "rules.md"):
         text = (CONTENT / name).read_text(encoding="utf-8")
-        assert text.startswith("# "), name
-        assert "\n| --- |" in text or "\n| ---" in text, name
-        assert "](" in text, name
+        title, html = render_markdown(text, fallback_title=name, link=lambda target: f"{target}/index.html")
+        assert title != name and "<h1>" in html, name
+        assert "<table>" in html, name
+    _, about = render_markdown((CONTENT / "about.md").read_text(encoding="utf-8"), fallback_title="", link=lambda t: f"{t}/index.html")
+    assert 'href="rules/index.html"' in about, "about.md links to the rules page as the site names it"
 
 
 def test_the_demo_can_be_remade_byte_for_byte(tmp_path):

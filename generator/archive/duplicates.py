@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from generator.archive.teams import few_pairs
 from generator.diagnostics import Diagnostic, define, make
+from generator.i18n import N_, T
 
 __all__ = [
     "COPY_RESULT",
@@ -193,9 +194,13 @@ def near_copies(groups: list[list[Entry]]) -> tuple[list[tuple[str, str]], list[
                 found.append(
                     make(
                         this.path, 1, 1, NEAR_COPY,
-                        f"this record and {other.path} start with the same {OPENING} moves but differ later "
-                        f"({this.plies} and {other.plies} moves): probably one game saved by both programs; "
+                        "this record and {other} start with the same {opening} moves but differ later "
+                        "({plies} and {other_plies} moves): probably one game saved by both programs; "
                         "the problems page compares them",
+                        other=other.path,
+                        opening=OPENING,
+                        plies=this.plies,
+                        other_plies=other.plies,
                     )
                 )
     return sorted(set(pairs)), sorted(found)
@@ -276,27 +281,100 @@ def _has_moves(entry: Entry) -> bool:
 
 
 _RESULT_WORDS = {
-    "first": "first player wins",
-    "second": "second player wins",
-    "draw": "draw",
-    "unknown": "undecided",
+    "first": T("first player wins"),
+    "second": T("second player wins"),
+    "draw": T("draw"),
+    "unknown": T("undecided"),
 }
 
+# A message names up to three other files (path1, value1, ...), then how many
+# more there are: one template per count, so that every word is translated.
+_Templates = tuple[str, str, str, str]  # 1, 2 or 3 others named; 3 named and {more}
+_COPY_RESULT_TEMPLATES: _Templates = (
+    N_("this file declares '{value}', but other copies of this game differ: {path1} ('{value1}')"),
+    N_("this file declares '{value}', but other copies of this game differ: {path1} ('{value1}'), {path2} ('{value2}')"),
+    N_(
+        "this file declares '{value}', but other copies of this game differ: {path1} ('{value1}'), {path2} ('{value2}'), "
+        "{path3} ('{value3}')"
+    ),
+    N_(
+        "this file declares '{value}', but other copies of this game differ: {path1} ('{value1}'), {path2} ('{value2}'), "
+        "{path3} ('{value3}') and {more} more"
+    ),
+)
+_COPY_FIRST_TEMPLATES: _Templates = (
+    N_("this file names the first player '{value}', but other copies of this game differ: {path1} ('{value1}')"),
+    N_(
+        "this file names the first player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}')"
+    ),
+    N_(
+        "this file names the first player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}'), {path3} ('{value3}')"
+    ),
+    N_(
+        "this file names the first player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}'), {path3} ('{value3}') and {more} more"
+    ),
+)
+_COPY_SECOND_TEMPLATES: _Templates = (
+    N_("this file names the second player '{value}', but other copies of this game differ: {path1} ('{value1}')"),
+    N_(
+        "this file names the second player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}')"
+    ),
+    N_(
+        "this file names the second player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}'), {path3} ('{value3}')"
+    ),
+    N_(
+        "this file names the second player '{value}', but other copies of this game differ: {path1} ('{value1}'), "
+        "{path2} ('{value2}'), {path3} ('{value3}') and {more} more"
+    ),
+)
+_PAIRING_TEMPLATES: _Templates = (
+    N_(
+        "records of the same pairing and time disagree: {first} vs {second} on {date} {time}; this file has {plies} "
+        "moves, different moves are in {path1} ({value1} moves)"
+    ),
+    N_(
+        "records of the same pairing and time disagree: {first} vs {second} on {date} {time}; this file has {plies} "
+        "moves, different moves are in {path1} ({value1} moves), {path2} ({value2} moves)"
+    ),
+    N_(
+        "records of the same pairing and time disagree: {first} vs {second} on {date} {time}; this file has {plies} "
+        "moves, different moves are in {path1} ({value1} moves), {path2} ({value2} moves), {path3} ({value3} moves)"
+    ),
+    N_(
+        "records of the same pairing and time disagree: {first} vs {second} on {date} {time}; this file has {plies} "
+        "moves, different moves are in {path1} ({value1} moves), {path2} ({value2} moves), {path3} ({value3} moves) "
+        "and {more} more"
+    ),
+)
 
-def _others(items: list[tuple[str, str]], mine: str, total: int, limit: int = 3) -> str:
-    """Name up to ``limit`` items whose key is not ``mine``; ``total`` is how many there are.
 
-    Stops as soon as enough are found, so that naming the others for every
-    member of a large group stays linear.
+def _others(
+    items: list[tuple[str, str, object]], mine: str, total: int, templates: _Templates, limit: int = 3
+) -> tuple[str, dict[str, object]]:
+    """Name up to ``limit`` items (key, path, value) whose key is not ``mine``; ``total`` is how many there are.
+
+    Returns the template for that many and its arguments (path1, value1, ...,
+    more). Stops as soon as enough are found, so that naming the others for
+    every member of a large group stays linear.
     """
-    shown: list[str] = []
-    for key, text in items:
+    args: dict[str, object] = {}
+    shown = 0
+    for key, path, value in items:
         if key != mine:
-            shown.append(text)
-            if len(shown) == limit:
+            shown += 1
+            args[f"path{shown}"], args[f"value{shown}"] = path, value
+            if shown == limit:
                 break
-    rest = total - len(shown)
-    return ", ".join(shown) + (f" and {rest} more" if rest > 0 else "")
+    rest = total - shown
+    if rest > 0:
+        args["more"] = rest
+        return templates[3], args
+    return templates[shown - 1], args
 
 
 def _result_word(entry: Entry) -> str | None:
@@ -319,11 +397,11 @@ def _disagreements(copies: list[Entry]) -> list[Diagnostic]:
     """
     out: list[Diagnostic] = []
     fields = (
-        ("this file declares '{}', but other copies of this game differ: {}", COPY_RESULT, _result_word),
-        ("this file names the first player '{}', but other copies of this game differ: {}", COPY_TEAMS, _first),
-        ("this file names the second player '{}', but other copies of this game differ: {}", COPY_TEAMS, _second),
+        (_COPY_RESULT_TEMPLATES, COPY_RESULT, _result_word),
+        (_COPY_FIRST_TEMPLATES, COPY_TEAMS, _first),
+        (_COPY_SECOND_TEMPLATES, COPY_TEAMS, _second),
     )
-    for template, code, read in fields:
+    for templates, code, read in fields:
         values: dict[str, list[str]] = defaultdict(list)
         for entry in copies:
             value = read(entry)
@@ -331,11 +409,13 @@ def _disagreements(copies: list[Entry]) -> list[Diagnostic]:
                 values[value].append(entry.path)
         if len(values) < 2:
             continue
-        items = [(value, f"{path} ('{value}')") for value, paths in sorted(values.items()) for path in paths]
+        items: list[tuple[str, str, object]] = [
+            (value, path, value) for value, paths in sorted(values.items()) for path in paths
+        ]
         for value, paths in sorted(values.items()):
-            named = _others(items, value, len(items) - len(paths))
+            template, named = _others(items, value, len(items) - len(paths), templates)
             for path in paths:
-                out.append(make(path, 1, 1, code, template.format(value, named)))
+                out.append(make(path, 1, 1, code, template, value=value, **named))
     return out
 
 
@@ -359,19 +439,20 @@ def _pairing_conflicts(entries: list[Entry]) -> list[Diagnostic]:
         if len(by_moves) < 2:
             continue
         total = len(records)
-        items = sorted(
-            ((key, f"{e.path} ({e.plies} moves)") for key, members in by_moves.items() for e in members),
-            key=lambda item: item[1],
+        # In the order of the text the message shows for each: "path (n moves)".
+        items: list[tuple[str, str, object]] = sorted(
+            ((key, e.path, e.plies) for key, members in by_moves.items() for e in members),
+            key=lambda item: f"{item[1]} ({item[2]} moves)",
         )
         for key, members in by_moves.items():
-            named = _others(items, key, total - len(members))
+            template, named = _others(items, key, total - len(members), _PAIRING_TEMPLATES)
             for entry in members:
-                message = (
-                    f"records of the same pairing and time disagree: {first} vs {second} "
-                    f"on {date} {time}; this file has {entry.plies} moves, "
-                    f"different moves are in {named}"
+                out.append(
+                    make(
+                        entry.path, 1, 1, SAME_PAIRING, template,
+                        first=first, second=second, date=date, time=time, plies=entry.plies, **named,
+                    )
                 )
-                out.append(make(entry.path, 1, 1, SAME_PAIRING, message))
     return out
 
 
@@ -429,7 +510,7 @@ def group(
         diagnostics.extend(_disagreements(members))
         for copy in members[1:]:
             diagnostics.append(
-                make(copy.path, 1, 1, DUPLICATE, f"same game as {shown.path}, which is shown as the game page")
+                make(copy.path, 1, 1, DUPLICATE, "same game as {path}, which is shown as the game page", path=shown.path)
             )
     diagnostics.extend(_pairing_conflicts(entries))
     diagnostics.sort()

@@ -290,14 +290,11 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
     )
 
 
-_RECORD_SUFFIXES = (".txt", ".pgn", ".pbn", ".log", ".json")
-
-
 def _within_event(source: str, key: str) -> str:
     """The record's path inside its event folder, without a record suffix (for its page name)."""
     stem = source
     dot = stem.rfind(".")
-    if dot > stem.rfind("/") and stem[dot:].lower() in _RECORD_SUFFIXES:
+    if dot > stem.rfind("/") and stem[dot:].lower() in games.record_suffixes():
         stem = stem[:dot]
     prefix = key + "/"
     return stem[len(prefix):] if stem.startswith(prefix) else stem

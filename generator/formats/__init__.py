@@ -14,7 +14,7 @@ import importlib
 from types import ModuleType
 
 from generator import games
-from generator.diagnostics import define, make
+from generator.diagnostics import Diagnostic, define, make
 from generator.model import Metadata, Record, Text
 
 UNKNOWN_GAME = define(
@@ -81,16 +81,31 @@ def read(text: Text, filename_code: str | None) -> Record:
     """
     code = sniff(text.text) or filename_code
     if not code:
-        why = "the header names no game and the file name has no game code"
-        return _failed(text, None, UNKNOWN_GAME, f"not a record of a known game: {why}")
+        diagnostic = make(
+            text.path,
+            1,
+            1,
+            UNKNOWN_GAME,
+            "not a record of a known game: the header names no game and the file name has no game code",
+        )
+        return _failed(text, None, diagnostic)
     game = games.get(code)
     if game is None:
-        return _failed(text, code, UNSUPPORTED_GAME, f"game code {code} is not supported")
+        return _failed(text, code, make(text.path, 1, 1, UNSUPPORTED_GAME, "game code {code} is not supported", code=code))
     try:
         return game.module("format").parse(text, game)
     except Exception as e:  # noqa: BLE001  (one bad file must not stop a build of thousands)
-        return _failed(text, game.code, READER_FAILED, f"the {game.format} reader failed: {type(e).__name__}: {e}")
+        diagnostic = make(
+            text.path,
+            1,
+            1,
+            READER_FAILED,
+            "the {family} reader failed: {error}",
+            family=game.format,
+            error=f"{type(e).__name__}: {e}",
+        )
+        return _failed(text, game.code, diagnostic)
 
 
-def _failed(text: Text, code: str | None, diagnostic: str, message: str) -> Record:
-    return Record(text.path, code, Metadata(code=code), [], [make(text.path, 1, 1, diagnostic, message)])
+def _failed(text: Text, code: str | None, diagnostic: Diagnostic) -> Record:
+    return Record(text.path, code, Metadata(code=code), [], [diagnostic])

@@ -29,6 +29,7 @@ from bisect import bisect_right
 from generator import metadata
 from generator.diagnostics import Diagnostic, define, make
 from generator.games import GameType
+from generator.i18n import N_, T
 from generator.model import Metadata, Move, Record, Text
 
 # Codes of this family are numbered from 101 so other families can use their
@@ -173,6 +174,15 @@ _NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\(")
 _SPACE = re.compile(r"\s*")
 
 _FIELDS = ("code", "first", "second", "result", "when", "event")
+# What a header of n fields lacks, by n: written out so each is translated.
+_MISSING_FIELDS = (
+    T("code, first, second, result, time place, event"),
+    T("first, second, result, time place, event"),
+    T("second, result, time place, event"),
+    T("result, time place, event"),
+    T("time place, event"),
+    T("event"),
+)
 
 # (length of the space before the move, side, move text, point, MARK) of
 # each well-formed entry read so far: the same few thousand entries
@@ -247,9 +257,10 @@ class Reader:
 
     # -- helpers ----------------------------------------------------------
 
-    def report(self, offset: int, code: str, message: str) -> None:
+    def report(self, offset: int, code: str, template: str, /, **args: object) -> None:
+        """A diagnostic at ``offset``; ``template`` is written with N_() where this is called."""
         line, column = self.source.position(offset)
-        self.diagnostics.append(make(self.source.path, line, column, code, message))
+        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
 
     def shown(self, start: int, end: int, limit: int = 40) -> str:
         """Original text of a span, on one line and shortened for messages."""
@@ -264,27 +275,27 @@ class Reader:
         brace = t.find("{")
         if brace < 0:
             if not t.startswith("[", start):
-                self.report(start, NO_RECORD, "no {[…]…} record found: the file does not start with {[CODE]")
+                self.report(start, NO_RECORD, N_("no {[…]…} record found: the file does not start with {[CODE]"))
                 return self.record()
-            self.report(start, NO_OPENING_BRACE, "the record does not start with {; read from the first [")
+            self.report(start, NO_OPENING_BRACE, N_("the record does not start with {; read from the first ["))
             pos = start
         else:
             if brace > start:
-                self.report(start, TEXT_BEFORE, f'text before the opening {{ ignored: "{self.shown(start, brace)}"')
+                self.report(start, TEXT_BEFORE, N_('text before the opening {{ ignored: "{text}"'), text=self.shown(start, brace))
             pos = brace + 1
         end = t.find("}", pos)
         if end < 0:
             end = len(t.rstrip())
-            self.report(end, NO_CLOSING_BRACE, "no closing }: the record may be truncated")
+            self.report(end, NO_CLOSING_BRACE, N_("no closing }: the record may be truncated"))
         else:
             after = _SPACE.match(t, end + 1).end()
             if after < len(t):
-                self.report(after, TEXT_AFTER, f'text after the closing }} ignored: "{self.shown(after, len(t))}"')
+                self.report(after, TEXT_AFTER, N_('text after the closing }} ignored: "{text}"'), text=self.shown(after, len(t)))
         self.record_span = (pos, end)
         pos = self.read_header(pos, end)
         self.read_moves(pos, end)
         if not self.moves:
-            self.report(min(pos, end), NO_MOVES, "the record has no moves")
+            self.report(min(pos, end), NO_MOVES, N_("the record has no moves"))
         self.note_full_width()
         self.note_annotations()
         return self.record()
@@ -317,7 +328,7 @@ class Reader:
                     continue
                 stop = t.find(";", pos, end)
                 stop = end if stop < 0 else stop
-                self.report(pos, UNCLOSED_FIELD, f'header field "{self.shown(pos, stop)}" has no closing ]')
+                self.report(pos, UNCLOSED_FIELD, N_('header field "{field}" has no closing ]'), field=self.shown(pos, stop))
                 fields.append((pos + 1, stop))
                 pos = stop + 1
                 break
@@ -325,7 +336,7 @@ class Reader:
                 break  # no header at all: the moves start right away
             # Junk between fields: skip to the next field or the end of the header.
             stop = min(i for i in (t.find("[", pos, end), t.find(";", pos, end), end) if i >= 0)
-            self.report(pos, HEADER_TEXT, f'text in the header ignored: "{self.shown(pos, stop)}"')
+            self.report(pos, HEADER_TEXT, N_('text in the header ignored: "{text}"'), text=self.shown(pos, stop))
             pos = stop
         self.value_spans = fields
         self.fill_header(fields, header_start)
@@ -336,7 +347,7 @@ class Reader:
         if values and _CODE_FIELD.fullmatch(self.t[fields[0][0] : fields[0][1]]):
             self.header.code = values[0].upper()
         elif fields:
-            self.report(fields[0][0] - 1, NO_CODE, "the header does not start with the game code")
+            self.report(fields[0][0] - 1, NO_CODE, N_("the header does not start with the game code"))
             fields, values = [(header_start, header_start), *fields], ["", *values]
         if len(values) != len(_FIELDS):
             self.warn_field_count(fields, values, header_start)
@@ -355,7 +366,8 @@ class Reader:
                 self.report(
                     offsets["result"],
                     metadata.RESULT_UNREADABLE,
-                    f'result "{words}" not recognised; write 先手胜, 后手胜, 平局 or 未决胜',
+                    N_('result "{words}" not recognised; write 先手胜, 后手胜, 平局 or 未决胜'),
+                    words=words,
                 )
         if named.get("when"):
             date, clock, place = metadata.parse_when(named["when"])
@@ -363,19 +375,33 @@ class Reader:
             # Any digit, ASCII or not ("٢٠٢٥", "¹"): a field that starts like
             # a date the reader could not read is worth a warning.
             if date is None and named["when"][:1].isdigit():
-                self.report(offsets["when"], metadata.DATE_UNREADABLE, f'no date could be read in "{named["when"]}"')
+                template = N_('no date could be read in "{when}"')
+                self.report(offsets["when"], metadata.DATE_UNREADABLE, template, when=named["when"])
         self.header.event = named.get("event") or None
 
     def warn_field_count(self, fields: list[tuple[int, int]], values: list[str], header_start: int) -> None:
-        wanted = "[code][first team][second team][result][time place][event]"
         if len(values) < len(_FIELDS):
-            missing = ", ".join(_FIELDS[len(values) :]).replace("when", "time place")
             where = fields[-1][1] if fields else header_start
-            self.report(where, FIELD_COUNT, f"the header has {len(values)} of 6 fields ({wanted}); missing: {missing}")
+            self.report(
+                where,
+                FIELD_COUNT,
+                N_(
+                    "the header has {count} of 6 fields ([code][first team][second team][result][time place][event]); "
+                    "missing: {missing}"
+                ),
+                count=len(values),
+                missing=_MISSING_FIELDS[len(values)],
+            )
         else:
-            extra = "".join(f"[{v}]" for v in values[len(_FIELDS) :])
-            message = f"the header has more than 6 fields ({wanted}); ignored: {extra}"
-            self.report(fields[len(_FIELDS)][0] - 1, FIELD_COUNT, message)
+            self.report(
+                fields[len(_FIELDS)][0] - 1,
+                FIELD_COUNT,
+                N_(
+                    "the header has more than 6 fields ([code][first team][second team][result][time place][event]); "
+                    "ignored: {extra}"
+                ),
+                extra="".join(f"[{v}]" for v in values[len(_FIELDS) :]),
+            )
 
     # -- moves ------------------------------------------------------------
 
@@ -456,7 +482,7 @@ class Reader:
         m = _LOOSE_MOVE.match(t, pos, stop)
         if m is None:
             raw = self.original[pos:stop].strip()
-            self.report(pos, BAD_MOVE, f'cannot read the move "{self.shown(pos, stop)}"')
+            self.report(pos, BAD_MOVE, N_('cannot read the move "{move}"'), move=self.shown(pos, stop))
             self.add_unreadable(pos, raw)
             return stop + 1
         move = self.read_point(m, pos)
@@ -468,9 +494,9 @@ class Reader:
         if _NEXT_MOVE.match(t, after, stop):
             if self.glued_at is None:
                 self.glued_at = after
-                self.report(after, MISSING_SEMICOLON, "moves not separated by ; (read anyway; first place shown)")
+                self.report(after, MISSING_SEMICOLON, N_("moves not separated by ; (read anyway; first place shown)"))
             return after
-        self.report(after, TEXT_IN_MOVE, f'text after the move ignored: "{self.shown(after, stop)}"')
+        self.report(after, TEXT_IN_MOVE, N_('text after the move ignored: "{text}"'), text=self.shown(after, stop))
         return stop + 1
 
     def read_point(self, m: re.Match[str], pos: int) -> Move:
@@ -479,26 +505,44 @@ class Reader:
         raw = " ".join(self.original[pos : m.end()].split())
         point = _POINT.fullmatch(m["inner"])
         if not side:
-            self.report(pos, BAD_MOVE, f'move "{raw}" has no side letter')
+            self.report(pos, BAD_MOVE, N_('move "{move}" has no side letter'), move=raw)
             return Move(side, raw, None, line, column)
         if len(side) != 1 or not (side.isascii() and side.isalpha()) or (self.sides is not None and side not in self.sides):
-            expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
-            name = self.game.name_en if self.game else "this game"
-            self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')
+            self.report_side(pos, raw, m["side"])
             return Move(side, raw, None, line, column)
         if point is None:
-            hint = self.point_hint(m["inner"])
-            self.report(pos, BAD_MOVE, f'cannot read the point of move "{raw}": {hint}')
+            if self.column_comes_first(m["inner"]):
+                template = N_('cannot read the point of move "{move}": the column letter comes first, as in (J,10)')
+            else:
+                template = N_('cannot read the point of move "{move}": write (column letter,row number), as in (J,10)')
+            self.report(pos, BAD_MOVE, template, move=raw)
             return Move(side, raw, None, line, column)
         col, row = point["col"].upper(), int(point["row"])
         return Move(side, f"{side}({col},{row})", (col, row), line, column)
 
+    def report_side(self, pos: int, move: str, side: str) -> None:
+        """BAD_SIDE: ``side`` (as written) is no side of this game."""
+        if self.game is None:
+            self.report(pos, BAD_SIDE, N_('move "{move}": "{side}" is not a side of this game'), move=move, side=side)
+            return
+        self.report(
+            pos,
+            BAD_SIDE,
+            N_('move "{move}": "{side}" is not a side of {game} ({first} or {second})'),
+            move=move,
+            side=side,
+            # The game's name is data (games.py), not a template: a Term, said
+            # in another language once a catalog has it.
+            game=self.game.name,
+            first=self.game.first.letter,
+            second=self.game.second.letter,
+        )
+
     @staticmethod
-    def point_hint(inner: str) -> str:
+    def column_comes_first(inner: str) -> bool:
+        """Whether a point was written row first, as in (10,J)."""
         parts = [p.strip() for p in inner.split(",")]
-        if len(parts) == 2 and _WHOLE_NUMBER.fullmatch(parts[0]) and parts[1].isascii() and parts[1].isalpha():
-            return "the column letter comes first, as in (J,10)"
-        return "write (column letter,row number), as in (J,10)"
+        return len(parts) == 2 and bool(_WHOLE_NUMBER.fullmatch(parts[0])) and parts[1].isascii() and parts[1].isalpha()
 
     def read_annotations(self, move: Move, pos: int, stop: int) -> int:
         """MARK[...] and unknown NAME[...] after a move; return where they end."""
@@ -510,7 +554,13 @@ class Reader:
                 mark = whole_number(value)
                 if mark is None:
                     shown = value if len(value) <= 20 else value[:19] + "…"
-                    self.report(start, BAD_MARK, f'MARK[{shown}] of move "{move.text}" is not a whole number of up to 9 digits; ignored')
+                    self.report(
+                        start,
+                        BAD_MARK,
+                        N_('MARK[{mark}] of move "{move}" is not a whole number of up to 9 digits; ignored'),
+                        mark=shown,
+                        move=move.text,
+                    )
                 else:
                     move.mark = mark
             else:
@@ -543,10 +593,23 @@ class Reader:
             if not any(a <= i < b for a, b in spans):
                 found.setdefault(m.group(), i)
         if found:
-            shown = " ".join("ideographic space" if c == "\u3000" else c for c in found)
-            self.report(min(found.values()), FULL_WIDTH, f"full-width punctuation read as ASCII: {shown}")
+            # The ideographic space is invisible: it is named, in the page's language.
+            space = "\u3000" in found
+            shown = " ".join(c for c in found if c != "\u3000")
+            at = min(found.values())
+            if not space:
+                self.report(at, FULL_WIDTH, N_("full-width punctuation read as ASCII: {characters}"), characters=shown)
+            elif shown:
+                self.report(
+                    at, FULL_WIDTH, N_("full-width punctuation read as ASCII: {characters} ideographic space"), characters=shown
+                )
+            else:
+                self.report(at, FULL_WIDTH, N_("full-width punctuation read as ASCII: ideographic space"))
 
     def note_annotations(self) -> None:
         for name, (first, count) in self.annotations.items():
-            times = f" ({count} times)" if count > 1 else ""
-            self.report(first, UNKNOWN_ANNOTATION, f"unknown annotation {name}[…] kept as the move's comment{times}")
+            if count > 1:
+                template = N_("unknown annotation {name}[…] kept as the move's comment ({count} times)")
+            else:
+                template = N_("unknown annotation {name}[…] kept as the move's comment")
+            self.report(first, UNKNOWN_ANNOTATION, template, name=name, count=count)

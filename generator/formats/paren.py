@@ -28,13 +28,13 @@ from generator.formats.brace import (
     _CODE,
     _NORMALISE,
     _SPACE,
-    BAD_SIDE,
     MISSING_SEMICOLON,
     NO_MOVES,
     TEXT_IN_MOVE,
     Reader,
 )
 from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Move, Record, Text
 
 NO_RECORD = define(
@@ -122,15 +122,21 @@ class _Reader(Reader):
         start = _SPACE.match(t).end()
         opening = _OPEN.search(t, start)
         if opening is None:
-            self.report(start, NO_RECORD, "no ([…]…) record found: the file does not start with ([CODE]")
+            self.report(start, NO_RECORD, N_("no ([…]…) record found: the file does not start with ([CODE]"))
             return self.record()
         if opening.start() > start:
-            self.report(start, TEXT_AROUND, f'text before the record ignored: "{self.shown(start, opening.start())}"')
+            template = N_('text before the record ignored: "{text}"')
+            self.report(start, TEXT_AROUND, template, text=self.shown(start, opening.start()))
         pos = opening.end()
         if t[opening.start()] == "[":
             # "[(GO9)[...": the same characters as "([GO9][...", two of them swapped.
             close = t.index(")", pos)  # _OPEN only matches this opening when the ")" is there
-            self.report(opening.start(), BAD_OPENING, f'the record opens with "{self.shown(opening.start(), close + 1)}"; read as ([CODE]')
+            self.report(
+                opening.start(),
+                BAD_OPENING,
+                N_('the record opens with "{opening}"; read as ([CODE]'),
+                opening=self.shown(opening.start(), close + 1),
+            )
             s = opening.start()
             # Rewritten to the same length, so that offsets hold: the spaces
             # _OPEN allows inside "[ ( GO9)" go after the "]".
@@ -141,17 +147,18 @@ class _Reader(Reader):
         end = t.find(")", pos)
         if end < 0:
             end = len(t.rstrip())
-            self.report(end, NO_CLOSING, "no closing ): the record may be truncated")
+            self.report(end, NO_CLOSING, N_("no closing ): the record may be truncated"))
         else:
             after = _SPACE.match(t, end + 1).end()
             if after < len(t):
-                self.report(after, TEXT_AROUND, f'text after the closing ) ignored: "{self.shown(after, len(t))}"')
+                self.report(after, TEXT_AROUND, N_('text after the closing ) ignored: "{text}"'), text=self.shown(after, len(t)))
         self.record_span = (opening.start() + 1, end)
         self.read_moves(pos, end)
         if not self.moves:
-            self.report(min(pos, end), NO_MOVES, "the record has no moves")
+            self.report(min(pos, end), NO_MOVES, N_("the record has no moves"))
         if self.number_rows_at is not None:
-            self.report(self.number_rows_at, NUMBER_ROW, "rows written as numbers (B[L9]) rather than letters (B[LI]); read as numbers")
+            template = N_("rows written as numbers (B[L9]) rather than letters (B[LI]); read as numbers")
+            self.report(self.number_rows_at, NUMBER_ROW, template)
         self.note_full_width()
         self.note_annotations()
         return self.record()
@@ -238,7 +245,7 @@ class _Reader(Reader):
             move = self.loose_move(m, pos, stop) if m else None
             if move is None:
                 raw = self.original[pos:stop].strip()
-                self.report(pos, BAD_MOVE, f'cannot read the move "{self.shown(pos, stop)}"')
+                self.report(pos, BAD_MOVE, N_('cannot read the move "{move}"'), move=self.shown(pos, stop))
                 self.add_unreadable(pos, raw)
                 pos = stop + 1
                 continue
@@ -249,10 +256,10 @@ class _Reader(Reader):
             elif _NEXT_MOVE.match(t, after, stop):
                 if self.glued_at is None:
                     self.glued_at = after
-                    self.report(after, MISSING_SEMICOLON, "moves not separated by ; (read anyway; first place shown)")
+                    self.report(after, MISSING_SEMICOLON, N_("moves not separated by ; (read anyway; first place shown)"))
                 pos = after
             else:
-                self.report(after, TEXT_IN_MOVE, f'text after the move ignored: "{self.shown(after, stop)}"')
+                self.report(after, TEXT_IN_MOVE, N_('text after the move ignored: "{text}"'), text=self.shown(after, stop))
                 pos = stop + 1
 
     def loose_move(self, m: re.Match[str], pos: int, stop: int) -> Move | None:
@@ -261,15 +268,16 @@ class _Reader(Reader):
         raw = " ".join(self.original[pos : m.end()].split())
         line, column = self.source.position(pos)
         if len(side) != 1 or not (side.isascii() and side.isalpha()) or (self.sides is not None and side not in self.sides):
-            expected = f" ({self.game.first.letter} or {self.game.second.letter})" if self.game else ""
-            name = self.game.name_en if self.game else "this game"
-            self.report(pos, BAD_SIDE, f'move "{raw}": "{m["side"]}" is not a side of {name}{expected}')
+            self.report_side(pos, raw, m["side"])
             return Move(side[:1], raw, None, line, column)
         inner = "".join(m["inner"].split())
         move = self.move(side, inner, pos)
         if move is None:
-            hint = "two letters, as in B[LI]" if self.row_letters else "a letter and a number, as in B[D5]"
-            self.report(pos, BAD_MOVE, f'cannot read the point of move "{raw}": write {hint}; B[] is a pass')
+            if self.row_letters:
+                template = N_('cannot read the point of move "{move}": write two letters, as in B[LI]; B[] is a pass')
+            else:
+                template = N_('cannot read the point of move "{move}": write a letter and a number, as in B[D5]; B[] is a pass')
+            self.report(pos, BAD_MOVE, template, move=raw)
             return Move(side, raw, None, line, column)
         return move
 

@@ -32,6 +32,7 @@ import re
 from generator import games, metadata
 from generator.diagnostics import Diagnostic, define, make
 from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Metadata, Move, Record, Text
 
 # Codes of this family: the 2xx block of FMT-.
@@ -154,8 +155,9 @@ class _Reader:
         self.trailer: tuple[int, str] | None = None  # a result in a comment after the moves
         self.full_width_at: int | None = None
 
-    def report(self, line: int, column: int, code: str, message: str) -> None:
-        self.diagnostics.append(make(self.source.path, line, column, code, message))
+    def report(self, line: int, column: int, code: str, template: str, /, **args: object) -> None:
+        """A diagnostic; ``template`` is written with N_() where this is called."""
+        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
 
     def read(self) -> Record:
         text = self.source.text
@@ -167,9 +169,9 @@ class _Reader:
         self._rows_from_zero()
         self._teams_and_result()
         if self.full_width_at is not None:
-            self.report(self.full_width_at, 1, FULL_WIDTH, "full-width characters in moves were read as ASCII")
+            self.report(self.full_width_at, 1, FULL_WIDTH, N_("full-width characters in moves were read as ASCII"))
         if not self.moves:
-            self.report(max(1, len(starts)), 1, NO_MOVES, "the record has no moves")
+            self.report(max(1, len(starts)), 1, NO_MOVES, N_("the record has no moves"))
         return Record(
             self.source.path,
             self.header.code,
@@ -193,7 +195,7 @@ class _Reader:
         elif m := _BOARD_ROW.fullmatch(plain):
             self._board_row(number, m["cells"].strip(), raw)
         elif self.setup and len(self.setup) < 6 and not self.moves and (m := _SCANNED_ROW.fullmatch(plain)):
-            self.report(number, indent + 1, BAD_BOARD_ROW, f"board row {line!r} read as !{m['cells']}")
+            self.report(number, indent + 1, BAD_BOARD_ROW, N_("board row {line!r} read as !{cells}"), line=line, cells=m["cells"])
             self._board_row(number, m["cells"], raw, checked=True)
         else:
             self._move(number, indent + 1, line, plain)
@@ -208,7 +210,7 @@ class _Reader:
                 self.header.date, self.header.time, self.header.place = date, clock, place
                 return
             if body and self.teams_line is None and number > 1:
-                self.report(number, 1, OTHER_COMMENT, f"line #{body[:40]} kept as a comment")
+                self.report(number, 1, OTHER_COMMENT, N_("line #{text} kept as a comment"), text=body[:40])
             return
         if self.moves:
             # A comment after a move: a closing result ("# 先手方获胜"), or a remark.
@@ -223,14 +225,14 @@ class _Reader:
         if not self.setup:
             self.setup_line = number
         if not checked and not re.fullmatch(r"[0BRbr]{6}", cells):
-            self.report(number, 1, BAD_BOARD_ROW, f"board row !{cells} should be six of 0, B and R")
+            self.report(number, 1, BAD_BOARD_ROW, N_("board row !{cells} should be six of 0, B and R"), cells=cells)
         self.setup.append(cells.upper())
 
     def _move(self, number: int, column: int, line: str, plain: str) -> None:
         m = _MOVE.fullmatch(plain)
         if m is None:
             side = plain[0].upper() if plain[:1].isascii() and plain[:1].isalpha() else "?"
-            self.report(number, column, BAD_MOVE, f"move {len(self.moves) + 1}: cannot read {line[:40]!r}")
+            self.report(number, column, BAD_MOVE, N_("move {ply}: cannot read {text!r}"), ply=len(self.moves) + 1, text=line[:40])
             self.moves.append(Move(side, line[:24], None, number, column))
             return
         if plain != line and self.full_width_at is None:
@@ -259,10 +261,11 @@ class _Reader:
                 for p in (move.point, move.to):
                     if p is not None and p[1] == 0:
                         move.point = None
-                        self.report(move.line, move.column, BAD_MOVE, f"move {move.text}: there is no row 0 (rows are 1-6)")
+                        template = N_("move {move}: there is no row 0 (rows are 1-6)")
+                        self.report(move.line, move.column, BAD_MOVE, template, move=move.text)
                         break
             return
-        self.report(first.line, first.column, ZERO_BASED, "rows 0-5 are used: read as rows 1-6 (each row number plus one)")
+        self.report(first.line, first.column, ZERO_BASED, N_("rows 0-5 are used: read as rows 1-6 (each row number plus one)"))
         for move in self.moves:
             if move.point is not None:
                 move.point = (move.point[0], move.point[1] + 1)
@@ -275,7 +278,7 @@ class _Reader:
         first_letter = next((m.side for m in self.moves if m.side in ("B", "R")), None)
         game = self.game.ordered(first_letter) if self.game else None
         if self.teams_line is None:
-            self.report(1, 1, NO_TEAMS_LINE, "no #先手方:…|后手方:… line; teams come from the file name")
+            self.report(1, 1, NO_TEAMS_LINE, N_("no #先手方:…|后手方:… line; teams come from the file name"))
         else:
             number, body = self.teams_line
             words: list[str] = []
@@ -294,7 +297,8 @@ class _Reader:
                 header.result_text = text
                 header.result = result
                 if not recognised:
-                    self.report(number, 1, metadata.RESULT_UNREADABLE, f"result words {text!r} are not recognised")
+                    template = N_("result words {words!r} are not recognised")
+                    self.report(number, 1, metadata.RESULT_UNREADABLE, template, words=text)
         self._trailer(game)
 
     def _trailer(self, game: GameType | None) -> None:
@@ -311,7 +315,9 @@ class _Reader:
         elif result is not None and result != header.result:
             self.report(
                 number, 1, TRAILER_RESULT,
-                f"the closing comment says {body!r}, the header {header.result_text!r}; using the header",
+                N_("the closing comment says {trailer!r}, the header {header!r}; using the header"),
+                trailer=body,
+                header=header.result_text,
             )
 
 
