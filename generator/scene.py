@@ -17,9 +17,11 @@ Both sides must agree, so the semantics live here, in one small function:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator import i18n
 from generator.model import Op, Ply
 
 
@@ -60,15 +62,34 @@ def mark(at: str, style: str) -> Op:
     return ["mark", at, style]
 
 
-def note(text: str, key: str | None = None, **args: Any) -> Op:
-    """A line of text shown while this ply is shown.
+def note(template: str, /, **args: Any) -> Op:
+    """A line of text shown while this ply is shown, said in the page's language.
 
-    ``text`` is English. With ``key`` the page says it in its own language:
-    render/viewer.py formats the string ``note.<key>`` with ``args`` (values
-    "first"/"second" of the side arguments become the page's side names) and
-    falls back to ``text`` where no such string exists.
+    ``template`` is English with ``{named}`` places for ``args``, marked with
+    ``N_`` where the engine writes it (see :mod:`generator.i18n`): the page
+    says it (render/viewer.py), and an argument ``side``, ``owner``,
+    ``winner``, ``loser``, ``first`` or ``second`` whose value is a seat
+    ("first", "second") becomes the page's name of that side. (A note
+    ``["note", text]`` without arguments, which no engine makes, is shown as
+    it is.)
     """
-    return ["note", text] if key is None else ["note", text, key, args]
+    return ["note", template, args]
+
+
+def note_text(op: Op, names: Sequence[str], language: str = "en") -> str:
+    """A note's text in ``language``, its seat arguments named as ``names`` says (first, second ...)."""
+    if len(op) < 3:
+        return op[1]
+    values = {
+        name: names[SEAT_INDEX[value]] if name in SIDE_ARGS and value in SEAT_INDEX else value
+        for name, value in op[2].items()
+    }
+    return i18n.say(op[1], values, language)
+
+
+# Note arguments that name a side, and the seats they may name.
+SIDE_ARGS = frozenset(("side", "owner", "winner", "loser", "first", "second"))
+SEAT_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3}
 
 
 def path(cells: list[str], style: str) -> Op:

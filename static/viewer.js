@@ -3,7 +3,8 @@
  * It knows no game rules. Each `.q-viewer` on the page carries its data in
  * <script type="application/json" class="q-data">:
  *   scene:  {cells: {id: [x, y]}, radius, marks: {style: r, "*": r},
- *            numberSizes: [[minPly, fontSize], ...], classes: {name: class},
+ *            numberSizes: [[minPly, fontSize], ...],
+ *            symbols: {kind: {side: symbolId, "*": symbolId}},
  *            curves?: {"A|B": "A rx ry 0 large sweep x y"}}
  *   setup:  operations that build the start position
  *   plies:  [{n: number, l: label, o: ops, m: mark?, v: visibleTo?, h: hidden?}]
@@ -17,6 +18,9 @@
  * ["note", text], ["path", [cell, ...], style], ["count", key, value].
  * Pieces and counts persist; marks, notes and paths belong to their ply only. A path is drawn straight from cell to
  * cell, except where scene.curves has the step (a Surakarta arc).
+ * A piece is a <use> of the symbol scene.symbols names for its kind and side
+ * ("*": any side), declared once in the board's <defs>; "set" changes the
+ * kind and with it the symbol. No symbol, or a cell not on the board: not drawn.
  *
  * The first viewer on the page owns the URL hash `#ply=N`.
  */
@@ -175,8 +179,18 @@
     var current = -1;
     var timer = null;
 
-    function classOf(name) {
-      return (scene.classes && scene.classes[name]) || "q-" + cssWord(name);
+    var symbols = scene.symbols || {};
+
+    function own(table, key) {
+      return Object.prototype.hasOwnProperty.call(table, key);
+    }
+
+    /* The id of the symbol that shows a piece, as generator/boards/symbols.py looks it up. */
+    function symbolOf(piece) {
+      var sides = own(symbols, piece.kind) ? symbols[piece.kind] : null;
+      if (!sides) return null;
+      if (own(sides, piece.side)) return sides[piece.side];
+      return own(sides, "*") ? sides["*"] : null;
     }
 
     function numberSize(ply) {
@@ -191,13 +205,13 @@
       var curves = scene.curves || {};
       var d = "";
       for (var i = 0; i < cells.length; i++) {
-        var at = scene.cells[cells[i]];
+        var at = own(scene.cells, cells[i]) ? scene.cells[cells[i]] : null;
         if (!at) return ""; // a cell this board does not have: draw nothing
         if (i === 0) {
           d = "M" + at[0] + " " + at[1];
         } else {
           var key = cells[i - 1] + "|" + cells[i];
-          d += Object.prototype.hasOwnProperty.call(curves, key) ? curves[key] : "L" + at[0] + " " + at[1];
+          d += own(curves, key) ? curves[key] : "L" + at[0] + " " + at[1];
         }
       }
       return d;
@@ -209,12 +223,10 @@
       var showNumbers = numbersBox && numbersBox.checked;
       for (var id in state.pieces) {
         var piece = state.pieces[id];
-        var at = scene.cells[piece.at];
-        if (!at) continue;
-        piecesLayer.appendChild(svgElement("circle", {
-          "class": classOf(piece.kind) + " " + classOf(piece.side),
-          cx: at[0], cy: at[1], r: scene.radius
-        }));
+        var at = own(scene.cells, piece.at) ? scene.cells[piece.at] : null;
+        var symbol = at ? symbolOf(piece) : null;
+        if (!symbol) continue;
+        piecesLayer.appendChild(svgElement("use", {href: "#" + symbol, x: at[0], y: at[1]}));
         if (showNumbers && piece.ply > 0) {
           var text = svgElement("text", {
             "class": "q-num q-on-" + cssWord(piece.side),
@@ -233,7 +245,7 @@
       }
       for (var i = 0; i < state.marks.length; i++) {
         var mark = state.marks[i];
-        var where = scene.cells[mark[0]];
+        var where = own(scene.cells, mark[0]) ? scene.cells[mark[0]] : null;
         if (!where) continue;
         var r = scene.marks[mark[1]] !== undefined ? scene.marks[mark[1]] : scene.marks["*"];
         marksLayer.appendChild(svgElement("circle", {

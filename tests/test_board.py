@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
+from svg_pieces import pieces_shown, symbols_of
 
 from generator import games
 from generator.boards.grid import GridBoard, board_for, star_points
@@ -142,8 +143,8 @@ def test_pieces_and_marks_of_a_position(c5: GridBoard) -> None:
         Ply(2, "second", "white", "W(I,9)", [add("s2", "stone", "white", "I9"), mark("I9", "last")]),
     ]
     root = parse(c5.svg(position_after([], plies), label="x"))
-    stones = find_class(layer(root, "q-pieces"), "circle", "q-stone")
-    by_class = {frozenset(classes(s)): (float(s.get("cx")), float(s.get("cy"))) for s in stones}
+    # Each stone is a <use> of a disc declared once in the board's <defs>.
+    by_class = {shown.classes: shown.at for shown in pieces_shown(root)}
     assert by_class == {
         frozenset({"q-stone", "q-black"}): c5.cells["H8"],
         frozenset({"q-stone", "q-white"}): c5.cells["I9"],
@@ -213,5 +214,10 @@ def test_scene_matches_the_drawing(c6: GridBoard) -> None:
     scene = json.loads(json.dumps(c6.scene()))
     assert {cell: tuple(xy) for cell, xy in scene["cells"].items()} == c6.cells
     assert scene["radius"] > 0
-    assert scene["classes"]["black"] == "q-black"
+    # The viewer places the same symbols the final position uses: declared in the drawing's <defs>.
+    declared = symbols_of(parse(c6.svg(None, label="x")))
+    assert set(scene["symbols"]) == {"stone"}
+    for colour in ("black", "white"):
+        (circle,) = declared[scene["symbols"]["stone"][colour]]
+        assert classes(circle) == {"q-stone", f"q-{colour}"}
     assert scene["marks"]["last"] < scene["radius"] < scene["marks"]["win"]

@@ -254,7 +254,7 @@ def test_a_unicode_digit_row_stops_the_replay_there_with_a_note_at_the_same_plac
     p = process(Source("C6-A2 vs B3-后手胜.txt", data, sha256(data)), encoding=None, options={})
     assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [
         ("FMT-E102", 2, 1),
-        ("RULE-N102", 2, 1),
+        ("RULE-N001", 2, 1),
     ]
     assert p.plies == 1 and [m.text for m in p.replay.not_replayed] == ["W(K,٣)", "B(L,12)"]
 

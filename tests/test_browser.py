@@ -13,8 +13,9 @@ import os
 import shutil
 import subprocess
 import sys
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from conftest import unavailable
@@ -35,7 +36,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-STONES = ".q-viewer .q-pieces circle"
+STONES = ".q-viewer .q-pieces use"  # each stone a <use> of a symbol in the board's <defs>
 
 # Black makes five on row 8; nine plies. The second record is a short game
 # that ends by resignation, so the build has more than one page.
@@ -166,7 +167,7 @@ def page(browser):  # type: ignore[no-untyped-def]
 
 
 def stones(page, viewer: int = 0) -> int:  # type: ignore[no-untyped-def]
-    return page.locator(".q-viewer").nth(viewer).locator(".q-pieces circle").count()
+    return page.locator(".q-viewer").nth(viewer).locator(".q-pieces use").count()
 
 
 def hash_of(page) -> str:  # type: ignore[no-untyped-def]
@@ -378,7 +379,7 @@ def test_surakarta_capture_path_is_drawn_on_its_ply_only(page, tmp_path: Path) -
     assert "q-path-capture" in paths.first.get_attribute("class")
     page.keyboard.press("ArrowRight")
     assert paths.first.get_attribute("d") == board.path_data(["3B", "3A", "1C"])
-    assert page.locator(".q-viewer .q-pieces circle.q-piece").count() == 22
+    assert page.locator(".q-viewer .q-pieces use[href^='#q-su-piece-']").count() == 22
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert paths.count() == 0
@@ -405,8 +406,8 @@ def test_phantom_go_views_and_counters(page, tmp_path: Path) -> None:  # type: i
     assert stones(page) == 4 and attempts.inner_text() == "1"  # the referee sees every stone
     viewer.locator("select.q-view").select_option("first")
     # Black sees its two stones and the white stone its failed attempt at D5 found, not F5.
-    cells = page.evaluate("[...document.querySelectorAll('.q-viewer .q-pieces circle')].map(c => c.getAttribute('class'))")
-    assert sorted(cells) == ["q-stone q-black", "q-stone q-black", "q-stone q-white"]
+    shown = page.evaluate("[...document.querySelectorAll('.q-viewer .q-pieces use')].map(u => u.getAttribute('href'))")
+    assert sorted(shown) == ["#q-grid-stone-black", "#q-grid-stone-black", "#q-grid-stone-white"]
     assert viewer.locator(".q-moves li.q-hidden").count() == 3  # White's three plies
     page.focus(".q-viewer")
     page.keyboard.press("Home")
@@ -415,3 +416,117 @@ def test_phantom_go_views_and_counters(page, tmp_path: Path) -> None:  # type: i
         page.keyboard.press("ArrowRight")
     assert attempts.inner_text() == "1" and hash_of(page) == "#ply=3"
     assert viewer.locator(".q-notes").inner_text() == "D5：尝试失败，黑方再下"  # in the page language
+
+
+# -- pieces are symbols: placed with <use>, looking as they did ---------------------
+
+USES = (
+    "[...document.querySelectorAll('.q-viewer .q-pieces use')]"
+    ".map(u => [u.getAttribute('href'), +u.getAttribute('x'), +u.getAttribute('y')])"
+)
+
+
+def _rgb(png: bytes) -> tuple[int, int, int]:
+    """The colour of a 1x1 PNG screenshot (8-bit RGB or RGBA: what Chromium writes)."""
+    at, data, kind = 8, b"", b""
+    while kind != b"IEND":
+        length = int.from_bytes(png[at : at + 4], "big")
+        kind, body = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        if kind == b"IHDR":
+            assert body[8] == 8 and body[9] in (2, 6), "not 8-bit RGB(A)"
+        elif kind == b"IDAT":
+            data += body
+        at += 12 + length
+    # One pixel: every PNG filter predicts 0 from the bytes before the first, so they are the colour.
+    row = zlib.decompress(data)
+    return row[1], row[2], row[3]
+
+
+def colour_at(page, at: tuple[float, float], dx: float = 0, dy: float = 0) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+    """The colour on screen at a point of the first board: ``at`` (a cell's centre) moved by (dx, dy) board units."""
+    point = page.evaluate(
+        """([x, y]) => {
+            const svg = document.querySelector('.q-viewer svg.q-board');
+            svg.scrollIntoView({block: 'center'});
+            const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y];
+        }""",
+        [at[0] + dx, at[1] + dy],
+    )
+    return _rgb(page.screenshot(clip={"x": point[0], "y": point[1], "width": 1, "height": 1}))
+
+
+def dark(rgb: tuple[int, int, int]) -> bool:
+    return max(rgb) < 70
+
+
+def light(rgb: tuple[int, int, int]) -> bool:
+    return min(rgb) > 225
+
+
+def test_stones_look_as_they_did(browser, game_page: str) -> None:  # type: ignore[no-untyped-def]
+    cells = games.get("C5").module("board").board_for(games.get("C5")).cells
+    # H8 is black's first stone, H9 white's; K8 is played at ply 7 (gomoku: black makes five on row 8).
+    for javascript in (True, False):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=javascript)
+        page = context.new_page()
+        page.goto(game_page + "#ply=6")
+        if javascript:
+            page.wait_for_function("document.querySelector('.q-viewer').dataset.ply === '6'")
+        assert dark(colour_at(page, cells["H8"])) and dark(colour_at(page, cells["H8"], 14, 0))  # a black disc, filled
+        assert light(colour_at(page, cells["H9"])) and light(colour_at(page, cells["H9"], -14, 0))
+        wood = colour_at(page, cells["A15"], 10, 10)  # off the lines: the board shows
+        assert wood[0] > wood[2] + 60, wood
+        context.close()
+
+
+def test_a_symbol_board_steps_forward_and_back(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """An invented board of 車 and 馬, draughts kings, shogi, cards, a face-down piece and a burnt square."""
+    from svg_pieces import pieces_shown
+    from symbol_boards import TINY_PLIES, TINY_SETUP, TinyBoard, tiny_game, tiny_replay
+
+    from generator.scene import position_after
+
+    board = TinyBoard()
+    viewer = viewer_context(tiny_game(), tiny_replay(), strings=STRINGS["en"], label="tiny", board=board)
+
+    def expected(n: int) -> list[tuple[str, float, float]]:
+        """The pieces after n plies as Python draws them for the page without JavaScript."""
+        shown = pieces_shown(board.svg(position_after(TINY_SETUP, TINY_PLIES, n), label="x"))
+        return sorted((f"#{s.symbol}", *s.at) for s in shown)
+
+    def uses() -> list[tuple[str, float, float]]:
+        return sorted(tuple(u) for u in page.evaluate(USES))
+
+    url = _harness(tmp_path, [viewer], "tiny.html").as_uri()
+    page.goto(url)
+    assert uses() == expected(6) and len(uses()) == 11  # the final position, as without JavaScript
+    page.focus(".q-viewer")
+    page.keyboard.press("Home")
+    seen = [uses()]
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+        seen.append(uses())
+    assert seen == [expected(n) for n in range(7)]
+    for n in range(5, -1, -1):
+        page.keyboard.press("ArrowLeft")
+        assert uses() == expected(n), n
+    # What the symbols look like: the red disc of 車, the second player's shogi piece turned round
+    # (its flat base up: a corner the first player's piece leaves empty), the crowned king.
+    page.keyboard.press("End")
+    cells = board.cells
+    red, wood = colour_at(page, cells["a2"], -17, 0), colour_at(page, cells["a3"], 10, 10)
+    assert red[0] > 150 and red[1] < 90 and red[2] < 90, red
+    assert abs(wood[2] - colour_at(page, cells["c1"], 16, -19)[2]) < 12  # beside the tip of sente's 金: wood
+    assert colour_at(page, cells["c5"], 16, -19)[2] > wood[2] + 25  # gote's 金 turned round: its base is there
+    crown = colour_at(page, cells["b5"], 0, 3)
+    assert crown[0] > 200 and crown[2] < 80, crown  # the gold crown on the white king
+    assert page.locator(".q-viewer .q-notes").inner_text() == ""
+    page.keyboard.press("Home")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.locator(".q-viewer .q-notes").inner_text() == "turned face up"
+    assert colour_at(page, cells["e1"], -17, 0)[0] > 150  # the face-down piece is now a red 馬
+    # One declaration of each symbol on the page.
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids))

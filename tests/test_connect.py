@@ -11,7 +11,7 @@ from conftest import brace_moves
 
 from generator import games, scene
 from generator.model import Decision, Metadata, Record, Text
-from generator.rules import connect
+from generator.rules import connect, engine
 from generator.rules.connect import ConnectState, replay
 
 C5 = games.GAMES["C5"]
@@ -104,39 +104,39 @@ def test_the_connect6_example_of_the_standard_replays_without_errors():
 def test_connect6_black_instead_of_whites_second_stone():
     text = "B(J,10);W(I,11);B(K,9);W(I,9)"
     result = replay(record(text), C6, {})
-    assert codes(result) == [connect.WRONG_SIDE]
+    assert codes(result) == [engine.WRONG_SIDE]
     d = result.diagnostics[0]
     assert (d.path, d.line, d.column) == ("game.txt", 1, text.index("B(K,9)") + 1)
     assert "move 3" in d.message and "B(K,9)" in d.message
-    assert "expected White's 2nd stone of this turn" in d.message
+    assert "expected White to play stone 2 of 2 in this turn, found Black" in d.message
     assert [p.label for p in result.plies] == ["B(J,10)", "W(I,11)"]
     assert [m.text for m in result.not_replayed] == ["B(K,9)", "W(I,9)"]
 
 
 def test_connect6_white_playing_a_third_stone():
     result = replay(record("B(J,10);W(I,11);W(I,9);W(K,9)"), C6, {})
-    assert codes(result) == [connect.WRONG_SIDE]
+    assert codes(result) == [engine.WRONG_SIDE]
     assert "move 4" in result.diagnostics[0].message
-    assert "expected Black's 1st stone of a new turn" in result.diagnostics[0].message
+    assert "expected Black to begin a new turn of 2 stones, found White" in result.diagnostics[0].message
 
 
 def test_gomoku_same_colour_twice():
     result = replay(record("B(H,8);B(H,9)"), C5, {})
-    assert codes(result) == [connect.WRONG_SIDE]
+    assert codes(result) == [engine.WRONG_SIDE]
     assert "move 2" in result.diagnostics[0].message
     assert "expected White to move, found Black" in result.diagnostics[0].message
 
 
 def test_unknown_side_letter_is_a_turn_error():
     result = replay(record("B(H,8);R(H,9)"), C5, {})
-    assert codes(result) == [connect.WRONG_SIDE]
+    assert codes(result) == [engine.WRONG_SIDE]
     assert "unknown side 'R'" in result.diagnostics[0].message
 
 
 def test_off_the_board_names_the_board_size():
     text = "B(H,8);W(P,3)"
     result = replay(record(text), C5, {})
-    assert codes(result) == [connect.OFF_BOARD]
+    assert codes(result) == [engine.OFF_BOARD]
     d = result.diagnostics[0]
     assert d.column == text.index("W(P,3)") + 1
     assert "move 2" in d.message and "P3 is off the board" in d.message and "15x15" in d.message
@@ -145,11 +145,11 @@ def test_off_the_board_names_the_board_size():
 
 def test_row_off_the_board():
     result = replay(record("B(H,8);W(H,16)"), C5, {})
-    assert codes(result) == [connect.OFF_BOARD]
+    assert codes(result) == [engine.OFF_BOARD]
     assert "H16" in result.diagnostics[0].message
     # S is on the connect6 board, not on the gomoku board
     assert replay(record("B(S,19)"), C6, {}).diagnostics == []
-    assert codes(replay(record("B(S,1)"), C5, {})) == [connect.OFF_BOARD]
+    assert codes(replay(record("B(S,1)"), C5, {})) == [engine.OFF_BOARD]
 
 
 def test_occupied_point_names_the_move_that_took_it():
@@ -169,7 +169,7 @@ def test_lower_case_column_letters_are_the_same_point():
 
 def test_unreadable_move_stops_the_replay():
     result = replay(record("B(H,8);W(H,9);B??;W(J,9)"), C5, {})
-    assert codes(result) == [connect.UNREADABLE]
+    assert codes(result) == [engine.UNREADABLE]
     assert "move 3" in result.diagnostics[0].message
     assert len(result.plies) == 2
     assert [m.text for m in result.not_replayed] == ["B??", "W(J,9)"]
@@ -179,7 +179,7 @@ def test_move_after_the_game_was_won():
     text = "B(A,1);W(A,2);B(B,1);W(B,2);B(C,1);W(C,2);B(D,1);W(D,2);B(E,1);W(E,2);B(O,15)"
     result = replay(record(text), C5, {})
     assert result.decision == Decision("first", "line", 9, ("A1", "B1", "C1", "D1", "E1"))
-    assert codes(result) == [connect.AFTER_END]
+    assert codes(result) == [engine.AFTER_END]
     d = result.diagnostics[0]
     assert d.column == text.index("W(E,2)") + 1
     assert "move 10" in d.message and "won by Black at move 9" in d.message
@@ -196,7 +196,7 @@ def test_connect6_second_stone_after_the_winning_first_stone_is_an_error():
     text += ";B" + at(8, 9) + ";B" + at(12, 12)
     result = replay(record(text), C6, {})
     assert result.decision == Decision("first", "line", 12, ("D10", "E10", "F10", "G10", "H10", "I10"))
-    assert codes(result) == [connect.AFTER_END]
+    assert codes(result) == [engine.AFTER_END]
     assert "move 13" in result.diagnostics[0].message
     assert [m.text for m in result.not_replayed] == ["B(M,13)"]
 
@@ -313,7 +313,7 @@ def test_move_after_a_full_board():
     tiny = dataclasses.replace(C5, columns=2, rows=2)
     result = replay(record("B(A,1);W(B,1);B(A,2);W(B,2);B(A,1)"), tiny, {})
     assert result.decision == Decision("draw", "board-full", 4)
-    assert codes(result) == [connect.AFTER_END]
+    assert codes(result) == [engine.AFTER_END]
     assert "full at move 4" in result.diagnostics[0].message
 
 

@@ -36,7 +36,7 @@ OTHER_EVENTS = ("2025-su", "2025-go9", "2025-ng", "2025-pg", "2025-hex")
 # The records that are wrong on purpose, and what is wrong with them.
 ILLEGAL = {
     # White plays twice in a row in the middle of a gomoku game.
-    "2025-c5/C5-合工大·斛兵 B vs 重邮·鸿雁 W-先手胜-2025.08.03 09.04 合肥-2025 全国大学生计算机博弈大赛.txt": "RULE-E102",
+    "2025-c5/C5-合工大·斛兵 B vs 重邮·鸿雁 W-先手胜-2025.08.03 09.04 合肥-2025 全国大学生计算机博弈大赛.txt": "RULE-E001",
     # A connect6 stone on a point that is already taken.
     "2025-c6/C6-合工大·斛兵 B vs 安大·黄山 W-先手胜-2025.11.15 15.34 南京-第二届长三角高校六子棋邀请赛.txt": "RULE-E104",
 }

@@ -13,7 +13,7 @@ import pytest
 
 from generator import diagnostics, games, scene
 from generator.model import Metadata, Move, Record
-from generator.rules import go
+from generator.rules import engine, go
 from generator.rules.go import GoState, replay
 
 GO = games.GAMES["GO"]
@@ -27,13 +27,16 @@ _ENTRY = re.compile(r"([A-Za-z])\[(?:([A-Za-z])(\d+))?\]")
 
 
 def plain(ops: list) -> list:
-    """Ops with keyed notes shown as plain ``["note", text]`` (the English the page falls back to)."""
-    return [op[:2] if op[0] == "note" else op for op in ops]
+    """Ops with their notes said in English, as ``["note", text]`` (as a page says them)."""
+    return [["note", scene.note_text(op, NAMES)] if op[0] == "note" else op for op in ops]
 
 
 def notes(ops: list) -> list[str]:
-    """The English text of a ply's notes (keyed notes carry their key and arguments too)."""
-    return [op[1] for op in ops if op[0] == "note"]
+    """The English text of a ply's notes (a note is a template and its arguments)."""
+    return [scene.note_text(op, NAMES) for op in ops if op[0] == "note"]
+
+
+NAMES = ("Black", "White")
 
 def record(text: str, line: int = 1) -> Record:
     """A record from ``B[D5];W[];...`` on one line: ``X[]`` is a pass, anything
@@ -177,35 +180,35 @@ def test_occupied_point_is_an_error_naming_the_move_there() -> None:
 @pytest.mark.parametrize("entry", ["B[J1]", "B[A10]", "B[A0]"])
 def test_off_board_is_an_error(entry: str) -> None:
     r = replay(record(entry), GO9, GO9.options)
-    error = only_error(r, go.OFF_BOARD)
+    error = only_error(r, engine.OFF_BOARD)
     assert "off the board" in error.message and "9x9, columns A-I, rows 1-9" in error.message
 
 
 def test_off_board_depends_on_the_board_size() -> None:
     assert replay(record("B[M13]"), GO13, GO13.options).diagnostics == []
     assert replay(record("B[S19]"), GO, GO.options).diagnostics == []
-    assert only_error(replay(record("B[M13]"), GO9, GO9.options), go.OFF_BOARD)
+    assert only_error(replay(record("B[M13]"), GO9, GO9.options), engine.OFF_BOARD)
 
 
 def test_wrong_side_is_an_error_and_a_pass_counts_as_a_turn() -> None:
-    error = only_error(replay(record("W[D5]"), GO9, GO9.options), go.WRONG_SIDE)
+    error = only_error(replay(record("W[D5]"), GO9, GO9.options), engine.WRONG_SIDE)
     assert error.message == "move 1, W[D5]: wrong side to move: expected Black to move, found White"
-    error = only_error(replay(record("B[D5];B[E5]"), GO9, GO9.options), go.WRONG_SIDE)
+    error = only_error(replay(record("B[D5];B[E5]"), GO9, GO9.options), engine.WRONG_SIDE)
     assert error.message.startswith("move 2, B[E5]: wrong side to move: expected White")
     # B passes, so white is next: B again is wrong.
     r = replay(record("B[];B[D5]"), GO9, GO9.options)
-    assert only_error(r, go.WRONG_SIDE).message.startswith("move 2, B[D5]")
+    assert only_error(r, engine.WRONG_SIDE).message.startswith("move 2, B[D5]")
     assert replay(record("B[];W[D5];B[E5]"), GO9, GO9.options).diagnostics == []
 
 
 def test_unknown_side_letter_is_a_wrong_side_error() -> None:
-    error = only_error(replay(record("R[D5]"), GO9, GO9.options), go.WRONG_SIDE)
+    error = only_error(replay(record("R[D5]"), GO9, GO9.options), engine.WRONG_SIDE)
     assert "unknown side 'R'" in error.message
 
 
 def test_an_unreadable_move_stops_the_replay_with_a_note() -> None:
     r = replay(record("B[D5];W[??];B[E5]"), GO9, GO9.options)
-    note = only_error(r, go.UNREADABLE)
+    note = only_error(r, engine.UNREADABLE)
     assert note.severity == "note" and note.message.startswith("move 2, W[??]: ")
     assert len(r.plies) == 1 and [m.text for m in r.not_replayed] == ["W[??]", "B[E5]"]
 
@@ -223,9 +226,9 @@ def test_two_passes_end_the_game_with_the_area_count_and_komi() -> None:
     assert (r.decision.winner, r.decision.rule, r.decision.ply) == ("first", "score", 20)
     assert r.decision.score == {"first": 45.0, "second": 36.0, "komi": 7.5}
     last = r.plies[-1]
-    assert last.ops[0][:2] == ["note", "White passes"]
+    assert plain(last.ops)[0] == ["note", "White passes"]
     assert "Black 45, White 36 (komi 7.5): Black wins by 1.5" in notes(last.ops)
-    assert [op[:2] for op in r.plies[-2].ops] == [["note", "Black passes"]]
+    assert plain(r.plies[-2].ops) == [["note", "Black passes"]]
     assert not any(op[0] == "mark" for op in last.ops)  # a pass marks no point
 
 
@@ -260,12 +263,12 @@ def test_a_pass_then_a_move_does_not_end_the_game() -> None:
 
 def test_moves_after_two_passes_are_errors() -> None:
     r = replay(record(WALLS + ";B[];W[];B[A1];W[B1]"), GO9, GO9.options)
-    error = only_error(r, go.AFTER_END)
+    error = only_error(r, engine.AFTER_END)
     assert error.message == "move 21, B[A1]: the game ended with two passes at move 20; no move may follow"
     assert r.decision is not None and r.decision.ply == 20
     assert [m.text for m in r.not_replayed] == ["B[A1]", "W[B1]"]
     # A third pass is a move after the end too.
-    assert only_error(replay(record("B[];W[];B[]"), GO9, GO9.options), go.AFTER_END)
+    assert only_error(replay(record("B[];W[];B[]"), GO9, GO9.options), engine.AFTER_END)
 
 
 def test_two_passes_on_an_empty_board_give_white_the_komi() -> None:
@@ -312,7 +315,7 @@ def test_nogo_player_without_a_legal_move_loses() -> None:
     assert replay(record(alternate("C1", "A2", "B2", "B3", "A1")), tiny, tiny.options).decision is None
     # Any move after the decision is an error.
     after = replay(record(alternate("C1", "A2", "B2", "B3", "A1", "C2", "B1")), tiny, tiny.options)
-    error = only_error(after, go.AFTER_END)
+    error = only_error(after, engine.AFTER_END)
     assert "decided at move 6: Black had no legal move" in error.message
 
 
@@ -388,7 +391,7 @@ def test_phantom_own_stone_suicide_and_superko_are_failed_attempts() -> None:
     # Own stone.
     r = replay(record("B[D5];W[E5];B[D5];B[C5]"), PG, PG.options)
     assert r.diagnostics == []
-    assert "occupied by Black's own stone" in r.plies[2].hidden[0][1][1][1]
+    assert "occupied by Black's own stone" in notes(r.plies[2].hidden[0][1])[0]
     assert (r.plies[2].hidden[1][0], plain(r.plies[2].hidden[1][1])) == (
         ("first",),
         [["mark", "D5", "failed"], ["note", "D5: failed attempt, Black tries again"]],
@@ -396,26 +399,26 @@ def test_phantom_own_stone_suicide_and_superko_are_failed_attempts() -> None:
     # Suicide: A1 between white A2 and B1; black's view shows no white stone.
     r = replay(record("B[I9];W[A2];B[H9];W[B1];B[A1];B[C3]"), PG, PG.options)
     assert r.diagnostics == []
-    assert r.plies[4].hidden[0][1][1][:2] == ["note", "A1 would be suicide: failed attempt, Black tries again"]
+    assert plain(r.plies[4].hidden[0][1])[1] == ["note", "A1 would be suicide: failed attempt, Black tries again"]
     assert stones(r, "first") == {"I9": "black", "H9": "black", "C3": "black"}
     # Superko: white's immediate retake of the ko fails; white plays elsewhere.
     moves = alternate("C5", "E6", "D6", "F5", "D4", "E4", "A1", "D5", "E5", "D5") + ";W[A9]"
     r = replay(record(moves), PG, PG.options)
     assert r.diagnostics == []
-    assert "would repeat the position after move 8 (superko)" in r.plies[9].hidden[0][1][1][1]
+    assert "would repeat the position after move 8 (superko)" in notes(r.plies[9].hidden[0][1])[0]
     assert r.plies[10].side == "second" and stones(r)["A9"] == "white"
     assert stones(r)["E5"] == "black" and "D5" not in stones(r)
 
 
 def test_phantom_wrong_side_is_an_error() -> None:
     r = replay(record("B[D5];W[E5];W[F5]"), PG, PG.options)
-    error = only_error(r, go.WRONG_SIDE)
+    error = only_error(r, engine.WRONG_SIDE)
     assert error.message == (
         "move 3, W[F5]: wrong side to move: expected Black to move, found White "
         "(White's move 2 (E5) was legal, so it was not a failed attempt)"
     )
     r = replay(record("B[D5];W[D5];B[E5]"), PG, PG.options)
-    error = only_error(r, go.WRONG_SIDE)
+    error = only_error(r, engine.WRONG_SIDE)
     assert "expected White to try again after the failed attempt at move 2, found Black" in error.message
 
 
@@ -427,7 +430,7 @@ def test_phantom_two_passes_end_the_game_and_failed_attempts_between_do_not_coun
     assert r.decision.score == {"first": 1.0, "second": 1.0, "komi": 7.5}
     assert r.plies[2].visible_to is None  # passes are announced to both players
     assert "Black 1, White 1 (komi 7.5): White wins by 7.5" in notes(r.plies[-1].ops)
-    assert only_error(replay(record("B[D5];W[E5];B[];W[D5];W[];B[A1]"), PG, PG.options), go.AFTER_END)
+    assert only_error(replay(record("B[D5];W[E5];B[];W[D5];W[];B[A1]"), PG, PG.options), engine.AFTER_END)
 
 
 def test_phantom_corpus_record_replays_up_to_an_unwritten_pass(corpus: Path) -> None:
@@ -440,7 +443,7 @@ def test_phantom_corpus_record_replays_up_to_an_unwritten_pass(corpus: Path) -> 
     ]
     r = replay(Record("pg.txt", "PG", Metadata(), moves), PG, PG.options)
     assert len(r.plies) == 140 and [m.text for m in r.not_replayed] == ["W[A3]"]
-    error = only_error(r, go.WRONG_SIDE)
+    error = only_error(r, engine.WRONG_SIDE)
     assert error.message.startswith("move 141, W[A3]: wrong side to move: expected Black")
     assert "move 140 (I5) was legal" in error.message
     referee = stones(r)
@@ -465,20 +468,20 @@ def test_state_place_leaves_the_board_unchanged_when_illegal() -> None:
 
 def test_diagnostic_codes_are_defined_with_advice() -> None:
     codes = [
-        go.UNREADABLE,
-        go.WRONG_SIDE,
-        go.OFF_BOARD,
+        engine.UNREADABLE,
+        engine.WRONG_SIDE,
+        engine.OFF_BOARD,
         go.OCCUPIED,
         go.SUICIDE,
         go.SUPERKO,
-        go.AFTER_END,
+        engine.AFTER_END,
         go.NOGO_CAPTURE,
         go.NOGO_PASS,
     ]
     assert len(set(codes)) == len(codes)
     for code in codes:
         entry = diagnostics.CATALOG[code]
-        assert re.fullmatch(r"RULE-[EWN]3\d\d", code) and entry.title and entry.help
+        assert re.fullmatch(r"RULE-[EWN](3\d\d|00\d)", code) and entry.title and entry.help
         assert entry.severity == {"E": "error", "W": "warning", "N": "note"}[code[5]]
 
 

@@ -9,10 +9,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import brace_moves
+from svg_pieces import pieces_shown
 
 from generator import games, pipeline, scene
 from generator.boards import hex as hex_board
 from generator.model import Metadata, Record, Source
+from generator.rules import engine
 from generator.rules import hex as hex_rules
 from generator.rules.hex import NEIGHBOURS, HexState, replay
 
@@ -23,8 +25,8 @@ LETTERS = "ABCDEFGHIJK"
 
 
 def notes(ops: list) -> list[str]:
-    """The English text of a ply's notes (keyed notes carry their key and arguments too)."""
-    return [op[1] for op in ops if op[0] == "note"]
+    """The English text of a ply's notes (a note is a template and its arguments)."""
+    return [scene.note_text(op, ("Red", "Blue")) for op in ops if op[0] == "note"]
 
 
 def record(text: str, line: int = 1) -> Record:
@@ -78,7 +80,7 @@ def test_red_joins_rows_with_the_shortest_chain():
     assert "Red joins rows 1 and 11" in notes(last.ops)
     position = scene.position_after(result.setup, result.plies)
     assert len(position.pieces) == 31
-    assert position.notes == ["Red joins rows 1 and 11"]
+    assert position.notes == [op[1] for op in last.ops if op[0] == "note"]  # the last ply's note, said by the page
     assert {cell for cell, style in position.marks if style == "win"} == set(COLUMN_E)
     # Earlier plies carry no win marks and no note.
     assert all(op[0] in ("add", "mark") and op[-1] != "win" for ply in result.plies[:-1] for op in ply.ops)
@@ -163,19 +165,19 @@ def _error(text: str, options=None):
 
 def test_wrong_side_is_an_error_naming_the_move():
     result, d = _error("R(E,7);B(E,6);B(F,7);R(D,6)")
-    assert d.code == "RULE-E401" and d.severity == "error"
+    assert d.code == "RULE-E001" and d.severity == "error"
     assert d.message.startswith("move 3, B(F,7): wrong side to move: expected Red")
     assert (d.path, d.line, d.column) == ("game.hex.txt", 1, 15)
     assert len(result.plies) == 2
     assert [m.text for m in result.not_replayed] == ["B(F,7)", "R(D,6)"]
     # Blue may not open either: red moves first.
     _, d = _error("B(E,7)")
-    assert d.code == "RULE-E401" and "move 1, B(E,7)" in d.message
+    assert d.code == "RULE-E001" and "move 1, B(E,7)" in d.message
 
 
 def test_unknown_side_letter_is_a_wrong_side():
     _, d = _error("R(E,7);W(E,6)")
-    assert d.code == "RULE-E401" and "unknown side 'W'" in d.message
+    assert d.code == "RULE-E001" and "unknown side 'W'" in d.message
 
 
 def test_occupied_cell_is_an_error_naming_the_first_stone():
@@ -188,7 +190,7 @@ def test_occupied_cell_is_an_error_naming_the_first_stone():
 @pytest.mark.parametrize("move", ["R(L,1)", "R(A,12)", "R(A,0)", "R(Z,5)"])
 def test_off_board_is_an_error(move):
     result, d = _error(f"{move};B(E,6)")
-    assert d.code == "RULE-E402"
+    assert d.code == "RULE-E002"
     assert d.message.startswith(f"move 1, {move}: ")
     assert "columns A-K, rows 1-11" in d.message
     assert result.plies == [] and len(result.not_replayed) == 2
@@ -197,7 +199,7 @@ def test_off_board_is_an_error(move):
 def test_moves_after_the_win_are_errors():
     text = interleave(RED_GROUP, BLUE_FILL) + ";B(H,9);R(H,10)"
     result, d = _error(text)
-    assert d.code == "RULE-E404"
+    assert d.code == "RULE-E003"
     assert d.message.startswith("move 32, B(H,9): the game was already won by Red at move 31")
     assert "rows 1 and 11" in d.message
     assert result.decision is not None and result.decision.ply == 31
@@ -207,7 +209,7 @@ def test_moves_after_the_win_are_errors():
 
 def test_an_unreadable_move_stops_the_replay_with_a_note():
     result, d = _error("R(E,7);B(E,6);?;R(F,7)")
-    assert d.code == "RULE-N401" and d.severity == "note"
+    assert d.code == "RULE-N001" and d.severity == "note"
     assert "move 3" in d.message
     assert len(result.plies) == 2 and len(result.not_replayed) == 2
 
@@ -342,10 +344,10 @@ def test_position_stones_and_marks_in_the_svg_and_the_scene():
     svg = board.svg(position, label="final", numbers=True)
     root = _parse(svg)
     circles = list(root.iter(f"{SVG}circle"))
-    stones = [c for c in circles if "q-stone" in c.get("class", "")]
+    stones = pieces_shown(root)
     assert len(stones) == 31
-    assert sum("q-red" in c.get("class") for c in stones) == 16
-    assert sum("q-blue" in c.get("class") for c in stones) == 15
+    assert sum(s.classes == {"q-stone", "q-red"} for s in stones) == 16
+    assert sum(s.classes == {"q-stone", "q-blue"} for s in stones) == 15
     wins = [c for c in circles if "q-mark-win" in c.get("class", "")]
     assert len(wins) == 11
     e2 = board.cells["E2"]
@@ -358,8 +360,8 @@ def test_position_stones_and_marks_in_the_svg_and_the_scene():
     assert len(data["cells"]) == 121
     assert data["radius"] == hex_board.STONE_RADIUS
     assert data["marks"]["win"] > data["marks"]["last"] and "*" in data["marks"]
-    assert data["classes"]["red"] == "q-red" and data["classes"]["blue"] == "q-blue"
-    assert data["classes"]["stone"] == "q-stone"
+    assert data["symbols"] == {"stone": {"red": "q-hex-stone-red", "blue": "q-hex-stone-blue"}}
+    assert {s.symbol for s in stones} == {"q-hex-stone-red", "q-hex-stone-blue"}
     assert data["numberSizes"][0][0] == 100
 
 
@@ -411,7 +413,7 @@ def test_the_standards_example_replays_without_error(options):
 def test_codes_are_in_the_catalog():
     from generator.diagnostics import CATALOG
 
-    for code in (hex_rules.UNREADABLE, hex_rules.WRONG_SIDE, hex_rules.OFF_BOARD, hex_rules.OCCUPIED, hex_rules.AFTER_END):
+    for code in (engine.UNREADABLE, engine.WRONG_SIDE, engine.OFF_BOARD, hex_rules.OCCUPIED, engine.AFTER_END):
         assert code in CATALOG
-    assert CATALOG["RULE-N401"].severity == "note"
-    assert {CATALOG[c].severity for c in ("RULE-E401", "RULE-E402", "RULE-E403", "RULE-E404")} == {"error"}
+    assert CATALOG["RULE-N001"].severity == "note"
+    assert {CATALOG[c].severity for c in ("RULE-E001", "RULE-E002", "RULE-E403", "RULE-E003")} == {"error"}

@@ -67,8 +67,8 @@ LONG_SUPERKO = {"GO9": 10, "GO13": 2, "PG": 3}
 SUPERKO_SEARCH = {"GO9": 6000, "GO13": 1500, "PG": 6000}  # seeds tried at most, per game wanted
 
 # Error codes of Qipu's engines for the moves OpenSpiel refuses.
-HEX_CODES = {"occupied": "RULE-E403", "after-end": "RULE-E404"}
-GO_CODES = {"occupied": "RULE-E303", "suicide": "RULE-E304", "ko": "RULE-E305", "wrong-side": "RULE-E301"}
+HEX_CODES = {"occupied": "RULE-E403", "after-end": "RULE-E003"}
+GO_CODES = {"occupied": "RULE-E303", "suicide": "RULE-E304", "ko": "RULE-E305", "wrong-side": "RULE-E001"}
 SUPERKO_CODE = "RULE-E305"
 NO_RESULT = "RES-W001"  # "no result declared and the rules did not decide": expected for 未决胜 records
 

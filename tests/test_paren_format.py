@@ -120,7 +120,7 @@ def test_the_replay_stops_at_a_superscript_row_with_a_note_at_the_same_place():
     column = len(f"([GO9]{HEADER};B[E5];") + 1
     assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [
         ("FMT-E302", 1, column),
-        ("RULE-N301", 1, column),
+        ("RULE-N001", 1, column),
     ]
     assert p.plies == 1 and [m.text for m in p.replay.not_replayed] == ["W[D¹]", "B[C3]"]
 

@@ -36,7 +36,7 @@ ODD_PLIES = [
     Ply(13, "first", "black", "B(J,10)", []),
     Ply(14, "first", "black", "B(J,10)", [counter("captures.first", 2)]),
     Ply(15, "first", "black", "B(J,10)", [path(["J10", "J11"], "capture"), note("</script>")]),
-    Ply(16, "first", "black", "B(J,10)", [note("x", "forbidden", cell="J10")]),
+    Ply(16, "first", "black", "B(J,10)", [note("{side} may not play at {cell}", side="first", cell="J10</script>")]),
     Ply(17, "first", "black", "B(J,10)", [["mark"], []]),
     Ply(18, "first", "black", "B(J,10)", [("mark", "J10", "last")]),
 ]

@@ -1,15 +1,18 @@
 """Boards: SVG drawings of the positions of each family of games.
 
-A board's static drawing (grid, star points, labels: the same on every page
-of that board) is made with svgwrite on first use and kept here under a key
-naming the board. The build keeps these drawings in its state
-(:func:`drawings`, :func:`remember`): importing svgwrite takes longer than a
-quick rebuild that re-renders one game page.
+What every board shares (pieces as symbols placed with ``<use>``, marks,
+paths, coordinate labels, the viewer's scene) is :class:`generator.boards.base.Board`;
+piece drawings are :mod:`generator.boards.symbols`. A board's static drawing
+(its symbols, grid, star points, labels: the same on every page of that
+board) is made with svgwrite on first use and kept here under a key naming
+the board. The build keeps these drawings in its state (:func:`drawings`,
+:func:`remember`): importing svgwrite takes longer than a quick rebuild that
+re-renders one game page.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 _DRAWINGS: dict[str, str] = {}
 # Stands for the static drawing in an SVG made with ``static=False``.
@@ -32,19 +35,3 @@ def drawings() -> dict[str, str]:
 def remember(known: Mapping[str, str]) -> None:
     """Drawings a previous build made with this same code."""
     _DRAWINGS.update(known)
-
-
-class StaticDrawing:
-    """What every board shares: its static drawing, made once and kept here.
-
-    A board class (a slots dataclass whose ``repr`` names everything its
-    drawing depends on) provides ``_draw_static()``.
-    """
-
-    __slots__ = ()
-    STATIC_MARK = STATIC_MARK
-
-    @property
-    def static_markup(self) -> str:
-        """The drawing that is the same on every page of this board (grid, edges, labels)."""
-        return static_drawing(repr(self), self._draw_static)  # type: ignore[attr-defined]

@@ -14,26 +14,23 @@ coloured for the players who join them: by default (``red_joins = "rows"``)
 red's edges are row 1 and row 11, blue's columns A and K; the ``"columns"``
 variant swaps them. Each variant is drawn once (:func:`board_for`).
 
-Like :class:`generator.boards.grid.GridBoard`, :meth:`HexBoard.svg` adds the
-stones and marks of one position to the cached static drawing, and
+Like :class:`generator.boards.grid.GridBoard` (both are a
+:class:`generator.boards.base.Board`), :meth:`HexBoard.svg` adds the stones
+and marks of one position to the cached static drawing, and
 :meth:`HexBoard.scene` gives ``static/viewer.js`` the same geometry.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from generator import boards
-from generator.boards.grid import (
-    marks_svg,
-    number_sizes,
-    pieces_svg,
-    svg_document,
-)
+from generator.boards import symbols as sym
+from generator.boards.base import INK, Board, background, coordinate_labels, num, side_colours
 from generator.games import GameType
-from generator.scene import COLUMN_LETTERS, Position, grid_cell
+from generator.scene import COLUMN_LETTERS, grid_cell
 
 if TYPE_CHECKING:
     import svgwrite
@@ -45,7 +42,6 @@ WIDTH = 44
 SIDE = WIDTH / math.sqrt(3)
 ROW_STEP = 1.5 * SIDE
 STONE_RADIUS = 18  # under WIDTH/2 (the hexagon's inradius) so stones sit inside their cell
-LABEL_SIZE = 17
 LABEL_GAP = 16  # from the outline of the edge hexagons to a label's centre
 PAD = 20  # from the outermost label centre to the edge of the drawing
 # Marks drawn over a cell, by style; CSS decides fill or ring.
@@ -53,14 +49,12 @@ MARK_RADIUS = {"last": 6, "win": 20.5, "*": 20.5}
 EDGE_COLOURS = {"red": "#d23a2a", "blue": "#2f5fc4"}  # fallbacks; viewer.css has the same
 VARIANTS = ("rows", "columns")
 
-_SVG_NS = "http://www.w3.org/2000/svg"
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1))
 
 
-def _num(value: float) -> str:
-    """Shortest text for a coordinate, to two decimals: 44 not 44.0, 25.4 not 25.4034."""
-    value = round(value, 2)
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+def stones(colours: tuple[str, ...] = ("red", "blue")) -> sym.Symbols:
+    """The stones of a Hex board, in the colours of its two sides."""
+    return sym.stones("q-hex-", colours, STONE_RADIUS)
 
 
 def _raw_centre(x: int, y: int) -> tuple[float, float]:
@@ -69,22 +63,24 @@ def _raw_centre(x: int, y: int) -> tuple[float, float]:
 
 
 @dataclass(slots=True)
-class HexBoard(boards.StaticDrawing):
+class HexBoard(Board):
     """A ``columns`` x ``rows`` Hex rhombus with its static drawing.
 
     ``variant`` is which edges red joins: "rows" (row 1 and the last row) or
-    "columns" (A and the last column); blue joins the other two.
+    "columns" (A and the last column); blue joins the other two. Cells
+    (:attr:`cells`) are rounded to 2 decimals.
     """
+
+    kind: ClassVar[str] = "hex"
+    css_class: ClassVar[str] = "q-board q-board-hex"
+    radius: ClassVar[float] = STONE_RADIUS
+    mark_radius: ClassVar[Mapping[str, float]] = MARK_RADIUS
 
     columns: int = 11
     rows: int = 11
     variant: str = "rows"
-    cells: dict[str, tuple[float, float]] = field(init=False, repr=False)  # cell id -> (x, y), 2 decimals
-    width: int = field(init=False)
-    height: int = field(init=False)
+    symbols: sym.Symbols = field(default=stones(), kw_only=True)
     _offset: tuple[float, float] = field(init=False, repr=False)
-    _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
-    _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -99,7 +95,7 @@ class HexBoard(boards.StaticDrawing):
         self.cells = {
             grid_cell(x, y + 1): self._centre(x, y) for y in range(self.rows) for x in range(self.columns)
         }
-        self._xy = {cell: f'cx="{_num(x)}" cy="{_num(y)}"' for cell, (x, y) in self.cells.items()}
+        self._place()
 
     # -- geometry ------------------------------------------------------------------
 
@@ -211,20 +207,18 @@ class HexBoard(boards.StaticDrawing):
         import svgwrite  # here, not at the top: see generator.boards
 
         dwg = svgwrite.Drawing(profile="full", debug=False)
-        parts = [
-            dwg.rect((0, 0), (self.width, self.height), class_="q-board-bg", fill="#e3c16f").tostring(),
-        ]
-        cells = dwg.g(class_="q-hex-cells", fill="#ecd49a", stroke="#3b2f1e")
+        parts = [background(dwg, self.width, self.height)]
+        cells = dwg.g(class_="q-hex-cells", fill="#ecd49a", stroke=INK)
         for y in range(self.rows):
             for x in range(self.columns):
                 # As text: svgwrite would print every float in full.
-                points = [(_num(px), _num(py)) for px, py in self.corners(x, y)]
+                points = [(num(px), num(py)) for px, py in self.corners(x, y)]
                 cells.add(dwg.polygon(points, class_="q-hex", **{"data-cell": grid_cell(x, y + 1)}))
         parts.append(cells.tostring())
         colours = self.edge_colours()
         for name, sides in self.edge_sides().items():
             colour = colours[name]
-            d = "".join(f"M{_num(a[0])} {_num(a[1])}L{_num(b[0])} {_num(b[1])}" for a, b in sides)
+            d = "".join(f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}" for a, b in sides)
             parts.append(
                 dwg.path(
                     d=d,
@@ -241,41 +235,11 @@ class HexBoard(boards.StaticDrawing):
 
     def _draw_labels(self, dwg: svgwrite.Drawing) -> str:
         """Letters below and above, numbers left and right, each next to its edge hexagon."""
-        labels = dwg.g(class_="q-coords", font_size=LABEL_SIZE, text_anchor="middle", fill="#3b2f1e")
-        shift = LABEL_SIZE * 0.35  # moves the baseline down so that the glyphs are centred
+        spots = []
         for spot in self._label_spots():
             (x, y), text = self._label_raw(*spot)
-            x, y = x + self._offset[0], y + self._offset[1]
-            kind = "q-col" if text.isalpha() else "q-row"
-            labels.add(dwg.text(text, insert=(_num(x), _num(y + shift)), class_=f"q-coord {kind}"))
-        return labels.tostring()
-
-
-    def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
-        """A complete inline ``<svg>`` of ``position`` (the empty board if None).
-
-        As :meth:`generator.boards.grid.GridBoard.svg`.
-        """
-        pieces = marks = ""
-        if position is not None:
-            pieces = pieces_svg(position, self._xy, self.cells, STONE_RADIUS, numbers)
-            marks = marks_svg(position, self._xy, MARK_RADIUS)
-        return svg_document("q-board q-board-hex", self.width, self.height, label, self.static_markup if static else None, pieces, marks)
-
-    # -- what viewer.js needs --------------------------------------------------------
-
-    def scene(self) -> dict[str, Any]:
-        """Geometry and class names for ``static/viewer.js`` (JSON-ready)."""
-        if self._scene is None:
-            self._scene = {
-                "board": "hex",
-                "cells": {cell: [x, y] for cell, (x, y) in self.cells.items()},
-                "radius": STONE_RADIUS,
-                "marks": dict(MARK_RADIUS),
-                "numberSizes": number_sizes(STONE_RADIUS),
-                "classes": {name: f"q-{name}" for name in ("stone", "red", "blue")},
-            }
-        return dict(self._scene)  # shallow: callers replace "cells", never edit inside
+            spots.append((text, x + self._offset[0], y + self._offset[1], "col" if text.isalpha() else "row"))
+        return coordinate_labels(dwg, spots)
 
 
 _BOARDS: dict[tuple[str, str], HexBoard] = {}
@@ -287,5 +251,5 @@ def board_for(game: GameType, variant: str | None = None) -> HexBoard:
     key = (game.code, chosen)
     board = _BOARDS.get(key)
     if board is None:
-        board = _BOARDS[key] = HexBoard(game.columns, game.rows, chosen)
+        board = _BOARDS[key] = HexBoard(game.columns, game.rows, chosen, symbols=stones(side_colours(game)))
     return board

@@ -8,9 +8,10 @@ two colours, each arc as three quarters of a circle outside its corner: the
 classic drawing. The loops' course comes from the rules module, so the
 board draws exactly the routes the engine allows.
 
-Like :class:`generator.boards.grid.GridBoard`, the static drawing is made
-once per game type, and :meth:`SurakartaBoard.svg` adds the pieces, marks
-and capture paths of one position. :meth:`SurakartaBoard.scene` gives
+Like :class:`generator.boards.grid.GridBoard` (both are a
+:class:`generator.boards.base.Board`), the static drawing is made once per
+game type, and :meth:`SurakartaBoard.svg` adds the pieces, marks and capture
+paths of one position. :meth:`SurakartaBoard.scene` gives
 ``static/viewer.js`` the same geometry, plus ``curves``: the SVG arc
 command for each pair of cells an arc joins, so that the viewer draws a
 capture's route along the arcs rather than across the board.
@@ -19,20 +20,14 @@ capture's route along the arcs rather than across the board.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from generator import boards
-from generator.boards.grid import (
-    css_word,
-    marks_svg,
-    number_sizes,
-    pieces_svg,
-    svg_document,
-)
+from generator.boards import symbols as sym
+from generator.boards.base import INK, Board, background, coordinate_labels, side_colours
 from generator.games import GameType
 from generator.rules.surakarta import CELLS, COLUMNS, INDEX, LOOPS, SIZE, Loop
-from generator.scene import Position
 
 if TYPE_CHECKING:
     import svgwrite
@@ -43,29 +38,29 @@ STEP = 60  # distance between two lines; the small arcs have this radius, the bi
 LABEL_GAP = 2 * STEP + 28  # from the outer line to a label's centre: beyond the big arcs
 MARGIN = LABEL_GAP + 24  # from the outer line to the edge of the drawing
 PIECE_RADIUS = 21
-LABEL_SIZE = 17
 # Marks drawn over a cell, by style; CSS decides fill or ring.
 MARK_RADIUS = {"last": 6, "from": 9, "*": 24}
 LOOP_COLOURS = {"inner": "#2e7d4f", "outer": "#2f5f9e"}  # fallbacks; viewer.css has the same
 
-_SVG_NS = "http://www.w3.org/2000/svg"
 
-
-def _num(value: float) -> str:
-    """Shortest text for a coordinate: 60 not 60.0 (as JavaScript prints numbers)."""
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+def pieces(colours: tuple[str, ...] = ("black", "red")) -> sym.Symbols:
+    """The pieces of a Surakarta board: discs in the colours of its two sides."""
+    return sym.stones("q-su-", colours, PIECE_RADIUS, kind="piece")
 
 
 @dataclass(slots=True)
-class SurakartaBoard(boards.StaticDrawing):
-    """The 6x6 Surakarta board with its static drawing and arc geometry."""
+class SurakartaBoard(Board):
+    """The 6x6 Surakarta board with its static drawing and arc geometry.
 
-    cells: dict[str, tuple[int, int]] = field(init=False, repr=False)  # cell id -> (x, y)
-    curves: dict[str, str] = field(init=False, repr=False)  # "2A|1B" -> "A60 60 0 1 1 x y"
-    width: int = field(init=False)
-    height: int = field(init=False)
-    _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"'
-    _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)
+    :attr:`curves` holds the arcs: "2A|1B" -> "A60 60 0 1 1 x y".
+    """
+
+    kind: ClassVar[str] = "surakarta"
+    css_class: ClassVar[str] = "q-board q-board-surakarta"
+    radius: ClassVar[float] = PIECE_RADIUS
+    mark_radius: ClassVar[Mapping[str, float]] = MARK_RADIUS
+
+    symbols: sym.Symbols = field(default=pieces(), kw_only=True)
 
     def __post_init__(self) -> None:
         self.width = self.height = 2 * MARGIN + (SIZE - 1) * STEP
@@ -76,7 +71,7 @@ class SurakartaBoard(boards.StaticDrawing):
             for a, b in loop.arcs:
                 self.curves[f"{a}|{b}"] = self._arc(a, b)
                 self.curves[f"{b}|{a}"] = self._arc(b, a)
-        self._xy = {cell: f'cx="{x}" cy="{y}"' for cell, (x, y) in self.cells.items()}
+        self._place()
 
     # -- geometry --------------------------------------------------------------
 
@@ -101,24 +96,6 @@ class SurakartaBoard(boards.StaticDrawing):
         sweep = 0 if turn > 0 else 1
         return f"A{radius} {radius} 0 1 {sweep} {bx} {by}"
 
-    def path_data(self, cells: list[str]) -> str:
-        """SVG path data through cells in order: straight steps, arcs where the pair is one.
-
-        Empty if a cell is not on this board. ``static/viewer.js`` builds the same string.
-        """
-        parts = []
-        prev = None
-        for cell in cells:
-            xy = self.cells.get(cell)
-            if xy is None:
-                return ""
-            if prev is None:
-                parts.append(f"M{xy[0]} {xy[1]}")
-            else:
-                parts.append(self.curves.get(f"{prev}|{cell}") or f"L{xy[0]} {xy[1]}")
-            prev = cell
-        return "".join(parts)
-
     def _loop_data(self, loop: Loop) -> str:
         """The whole loop as one closed path: its four lines and four arcs."""
         ring = [CELLS[i] for i in loop.cells]
@@ -133,14 +110,12 @@ class SurakartaBoard(boards.StaticDrawing):
         dwg = svgwrite.Drawing(profile="full", debug=False)
         left, top = self.cells["1A"]
         right, bottom = self.cells[f"{SIZE}{COLUMNS[-1]}"]
-        parts = [
-            dwg.rect((0, 0), (self.width, self.height), class_="q-board-bg", fill="#e3c16f").tostring(),
-        ]
+        parts = [background(dwg, self.width, self.height)]
         d = []
         for k in range(SIZE):
             d.append(f"M{left + k * STEP} {top}V{bottom}")
             d.append(f"M{left} {top + k * STEP}H{right}")
-        parts.append(dwg.path(d="".join(d), class_="q-grid", stroke="#3b2f1e", fill="none").tostring())
+        parts.append(dwg.path(d="".join(d), class_="q-grid", stroke=INK, fill="none").tostring())
         for loop in LOOPS:
             parts.append(
                 dwg.path(
@@ -153,61 +128,16 @@ class SurakartaBoard(boards.StaticDrawing):
         parts.append(self._draw_labels(dwg, left, top, right, bottom))
         return "".join(parts)
 
-    def _draw_labels(self, dwg: svgwrite.Drawing, left: int, top: int, right: int, bottom: int) -> str:
+    def _draw_labels(self, dwg: svgwrite.Drawing, left: float, top: float, right: float, bottom: float) -> str:
         """Letters above and below, numbers left and right, row 1 at the top."""
-        labels = dwg.g(class_="q-coords", font_size=LABEL_SIZE, text_anchor="middle", fill="#3b2f1e")
-        shift = LABEL_SIZE * 0.35  # moves the baseline down so that the glyphs are centred
+        spots = []
         for k, letter in enumerate(COLUMNS):
             x = left + k * STEP
-            labels.add(dwg.text(letter, insert=(x, top - LABEL_GAP + shift), class_="q-coord q-col"))
-            labels.add(dwg.text(letter, insert=(x, bottom + LABEL_GAP + shift), class_="q-coord q-col"))
+            spots += [(letter, x, top - LABEL_GAP, "col"), (letter, x, bottom + LABEL_GAP, "col")]
         for row in range(1, SIZE + 1):
-            y = top + (row - 1) * STEP + shift
-            labels.add(dwg.text(str(row), insert=(left - LABEL_GAP, y), class_="q-coord q-row"))
-            labels.add(dwg.text(str(row), insert=(right + LABEL_GAP, y), class_="q-coord q-row"))
-        return labels.tostring()
-
-
-    def svg(self, position: Position | None, *, label: str, numbers: bool = False, static: bool = True) -> str:
-        """A complete inline ``<svg>`` of ``position`` (the empty board if None).
-
-        As :meth:`generator.boards.grid.GridBoard.svg`; the marks layer also
-        holds the current ply's paths (a capture's route), under its marks.
-        """
-        pieces = self._pieces(position, numbers) if position is not None else ""
-        marks = self._paths(position) + self._marks(position) if position is not None else ""
-        static_markup = self.static_markup if static else None
-        return svg_document("q-board q-board-surakarta", self.width, self.height, label, static_markup, pieces, marks)
-
-    def _pieces(self, position: Position, numbers: bool) -> str:
-        return pieces_svg(position, self._xy, self.cells, PIECE_RADIUS, numbers)
-
-    def _paths(self, position: Position) -> str:
-        out = []
-        for cells, style in position.paths:
-            d = self.path_data(cells)
-            if d:
-                out.append(f'<path class="q-path q-path-{css_word(style)}" d="{d}"/>')
-        return "".join(out)
-
-    def _marks(self, position: Position) -> str:
-        return marks_svg(position, self._xy, MARK_RADIUS)
-
-    # -- what viewer.js needs ------------------------------------------------
-
-    def scene(self) -> dict[str, Any]:
-        """Geometry, class names and arcs for ``static/viewer.js`` (JSON-ready)."""
-        if self._scene is None:
-            self._scene = {
-                "board": "surakarta",
-                "cells": {cell: [x, y] for cell, (x, y) in self.cells.items()},
-                "radius": PIECE_RADIUS,
-                "marks": dict(MARK_RADIUS),
-                "numberSizes": number_sizes(PIECE_RADIUS),
-                "classes": {name: f"q-{name}" for name in ("piece", "black", "red")},
-                "curves": dict(self.curves),
-            }
-        return dict(self._scene)  # shallow: callers replace "cells", never edit inside
+            y = top + (row - 1) * STEP
+            spots += [(str(row), left - LABEL_GAP, y, "row"), (str(row), right + LABEL_GAP, y, "row")]
+        return coordinate_labels(dwg, spots)
 
 
 _BOARDS: dict[str, SurakartaBoard] = {}
@@ -217,5 +147,5 @@ def board_for(game: GameType, variant: str | None = None) -> SurakartaBoard:
     """The board of a game type, drawn once and shared by every page."""
     board = _BOARDS.get(game.code)
     if board is None:
-        board = _BOARDS[game.code] = SurakartaBoard()
+        board = _BOARDS[game.code] = SurakartaBoard(symbols=pieces(side_colours(game)))
     return board

@@ -11,14 +11,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from markupsafe import Markup, escape
 
+from generator.boards.base import Board
 from generator.games import GameType
 from generator.model import Move, Op, Ply, Replay
 from generator.render.strings import LANGUAGES
-from generator.scene import Position, position_after
+from generator.scene import Position, note_text, position_after
 
 # The UI strings the viewer uses, in both page languages (the tables live in
 # render/strings.py with the rest of the site's). The caller passes the page's
@@ -78,9 +80,9 @@ def _object_json(members: dict[str, str]) -> str:
 
 @dataclasses.dataclass(slots=True)
 class _SceneJson:
-    """A board's scene (:meth:`GridBoard.scene` and kin) as JSON pieces, made once per board."""
+    """A board's scene (:meth:`generator.boards.base.Board.scene`) as JSON pieces, made once per board."""
 
-    board: Any  # held, so that its id() keys nothing else while it is cached
+    board: Board  # held, so that its id() keys nothing else while it is cached
     members: dict[str, str]  # '"radius":18.5' and so on: every member but "cells"
     cells: dict[str, str]  # '"J10":[416,256]' of every cell
 
@@ -88,7 +90,7 @@ class _SceneJson:
 _SCENES: dict[int, _SceneJson] = {}
 
 
-def _scene_json(board: Any, used: set[str]) -> str:
+def _scene_json(board: Board, used: set[str]) -> str:
     """``_ENCODER.encode(scene)`` of the board's scene with only the ``used`` cells.
 
     A board keeps its scene and callers never edit inside it, so every page
@@ -253,16 +255,13 @@ def _counters(keys: set[str], final: Position, side_names: tuple[str, str], stri
     return rows
 
 
-# Note arguments that name a side ("first"/"second"), said with the page's side names.
-_SIDE_ARGS = frozenset(("side", "owner", "winner", "loser", "first", "second"))
-
-
 def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, str]) -> list[Ply]:
-    """The plies with their keyed notes said in the page's language (see :func:`generator.scene.note`).
+    """The plies with their notes said in the page's language (see :func:`generator.scene.note`).
 
     Plies without such notes are the same objects: most games have none.
     """
     out = plies
+    language = strings.get("language", "en")
     for i, ply in enumerate(plies):
         # Plain loops: this runs for every ply of every game page.
         keyed = False
@@ -277,33 +276,14 @@ def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, s
             out = list(plies)
         out[i] = dataclasses.replace(
             ply,
-            ops=_say(ply.ops, strings, names),
-            hidden=[(views, _say(ops, strings, names)) for views, ops in ply.hidden],
+            ops=_say(ply.ops, language, names),
+            hidden=[(views, _say(ops, language, names)) for views, ops in ply.hidden],
         )
     return out
 
 
-def _say(ops: list[Op], strings: Mapping[str, str], names: tuple[str, str]) -> list[Op]:
-    return [_note(op, strings, names) if op[0] == "note" and len(op) > 2 else op for op in ops]
-
-
-def _note(op: Op, strings: Mapping[str, str], names: tuple[str, str]) -> Op:
-    """``["note", text]`` in the page's words, or the English text where the page has none."""
-    _, text, key, args = op
-    template = strings.get(f"note.{key}")
-    if template is None:
-        return ["note", text]
-    values = {}
-    for name, value in args.items():
-        if name in _SIDE_ARGS and value in ("first", "second"):
-            value = names[0] if value == "first" else names[1]
-        elif isinstance(value, str) and value.startswith("kind."):  # a word with its own string
-            value = strings.get(f"note.{value}", value).format(**args)
-        values[name] = value
-    try:
-        return ["note", template.format(**values)]
-    except (KeyError, IndexError, ValueError):  # a translation that names another argument
-        return ["note", text]
+def _say(ops: list[Op], language: str, names: tuple[str, str]) -> list[Op]:
+    return [["note", note_text(op, names, language)] if op[0] == "note" and len(op) > 2 else op for op in ops]
 
 
 def _entry(
@@ -369,6 +349,7 @@ def viewer_parts(
     static: bool = True,
     side_names: tuple[str, str] | None = None,
     entries: bool = True,
+    board: Board | None = None,
 ) -> dict[str, Any]:
     """:func:`viewer_context` with the :data:`HTML_PARTS` as plain strings
     (escaped already), for callers that store or encode them: a Markup
@@ -380,9 +361,11 @@ def viewer_parts(
     views and counters (English names by default). ``entries=False`` leaves
     out ``moves``, the move list as one dict per move: the template reads the
     finished ``moves_html``, and the build, which renders every game, has no
-    use for them.
+    use for them. ``board`` draws the game instead of the game type's own
+    board (a board made for a test).
     """
-    board = game.module("board").board_for(game, replay.variant)
+    if board is None:
+        board = game.module("board").board_for(game, replay.variant)
     names = side_names or (game.first.name_en, game.second.name_en)
     # Localised notes name no cells and set no counters: one scan of the
     # recorded plies answers all three questions.

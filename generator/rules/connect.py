@@ -44,51 +44,25 @@ more threes in different lines. A four and a three together are legal.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
-from generator.model import Decision, Move, Ply, Record, Replay, Result
-from generator.rules.messages import reporter, side_found
-from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, PlacesStones, padded_board, placement_error, point_xy
+from generator.i18n import N_, T
+from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
+from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, PlacesStones, occupied, padded_board, point_xy
 
 Side = Literal["first", "second"]
 
-# A note, not an error: the format reader has already reported the syntax error.
-UNREADABLE = diagnostics.define(
-    "RULE-N102",
-    "note",
-    "The replay stops at a move that could not be read (k-in-a-row)",
-    "Fix the move's syntax (see the format error reported at the same place); "
-    "the moves from there on are shown as not replayed.",
-)
-WRONG_SIDE = diagnostics.define(
-    "RULE-E102",
-    "error",
-    "Stone played by the wrong side (k-in-a-row turn order)",
-    "Check the side letters: black opens with one stone; in connect6 every later "
-    "turn is two stones, each written as its own entry (B, WW, BB, ...).",
-)
-OFF_BOARD = diagnostics.define(
-    "RULE-E103",
-    "error",
-    "Stone placed off the board (k-in-a-row)",
-    "Check the column letter and row number against the board size of the game.",
-)
 OCCUPIED = diagnostics.define(
     "RULE-E104",
     "error",
     "Stone placed on an occupied point (k-in-a-row)",
     "The message names the move that occupied the point; the record probably "
     "repeats or mistypes a move.",
-)
-AFTER_END = diagnostics.define(
-    "RULE-E105",
-    "error",
-    "Move after the game was already decided (k-in-a-row)",
-    "The rules ended the game earlier (a winning line, a forbidden move or a "
-    "full board); remove the extra moves or check the earlier ones.",
 )
 FORBIDDEN = diagnostics.define(
     "RULE-N101",
@@ -105,17 +79,8 @@ FIRST, SECOND = 1, 2  # stones on the padded board (placement.EMPTY, EDGE around
 # How many levels of "is the completing point itself forbidden?" to follow.
 RENJU_DEPTH = 4
 
-FORBIDDEN_WORDS = {
-    "overline": "overline (more than {k} in a row)",
-    "double-four": "double four (two fours at once)",
-    "double-three": "double three (two open threes at once)",
-}
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+# The renju prohibitions, as words said in the reader's language.
+FORBIDDEN_WORDS = {"overline": T("overline"), "double-four": T("double four"), "double-three": T("double three")}
 
 
 class ConnectState(PlacesStones):
@@ -412,6 +377,120 @@ class ConnectState(PlacesStones):
 
 # -- replay -------------------------------------------------------------------
 
+
+class ConnectEngine(OnGrid, Engine):
+    """The replay of a k-in-a-row record, stone by stone, on :class:`ConnectState`.
+
+    :meth:`read` gives the storage index of the point on the padded board.
+    """
+
+    __slots__ = ("columns", "rows", "state", "stride")
+
+    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(game, options)
+        self.state = ConnectState(game, options or {})
+        self.columns, self.rows, self.stride = self.state.columns, self.state.rows, self.state._stride
+
+    def read(self, move: Move) -> Any:
+        point = move.point
+        if point is None:
+            return None
+        column, row = point
+        x = COLUMN_INDEX.get(column)
+        if x is None:  # written with spaces, or no letter at all
+            xy = point_xy(point)
+            if xy is None:
+                return OffBoard(point)
+            x, row = xy[0], xy[1] + 1
+        if 0 <= x < self.columns and 0 < row <= self.rows:
+            return row * self.stride + x + 1
+        return OffBoard(point)
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        state = self.state
+        board = state._board
+        if board[at] != EMPTY:
+            return occupied(self, OCCUPIED, move, number, state._cells[at] or "", state._placed[at], board[at] - 1)
+        # Renju forbidden points are legal to play (they lose): _place() judges them.
+        state._place(at, FIRST if seat == 0 else SECOND)
+        # ConnectState.side_at() of the next stone as a seat, inlined: this runs for every stone.
+        ply, first_turn = state.ply, state.first_turn
+        self.turn = 0 if ply < first_turn else 1 - ((ply - first_turn) // state.per_turn) % 2
+        cell = state._cells[at]
+        colour = self.colours[seat]
+        ops: list[Op] = [["add", f"s{number}", "stone", colour, cell], ["mark", cell, "last"]]
+        if state.winner is not None:  # this stone decided the game
+            self.decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
+            if state.rule == "line":
+                ops.extend(scene.mark(c, "win") for c in state.winning_cells)
+            elif state.rule == "forbidden":
+                assert cell is not None
+                self.forbidden(move, number, cell, ops)
+        return Ply(number, SEATS[seat], colour, move.text, ops, move.mark, move.line, move.column)  # type: ignore[arg-type]
+
+    def forbidden(self, move: Move, number: int, cell: str, ops: list[Op]) -> None:
+        """The note and the diagnostic of a renju forbidden move, which loses."""
+        kind, args = self.state.forbidden_kind, {"cell": cell, "k": self.state.k}
+        ops.append(scene.mark(cell, "forbidden"))
+        if kind == "double-four":
+            ops.append(scene.note(N_("{cell} is a forbidden move for {side} under renju rules: "
+                                     "double four (two fours at once); {side} loses"), side="first", **args))
+            template = N_("move {number}, {move}: {cell} is a forbidden move for {side} under renju rules: "
+                          "double four (two fours at once); {side} loses")
+        elif kind == "double-three":
+            ops.append(scene.note(N_("{cell} is a forbidden move for {side} under renju rules: "
+                                     "double three (two open threes at once); {side} loses"), side="first", **args))
+            template = N_("move {number}, {move}: {cell} is a forbidden move for {side} under renju rules: "
+                          "double three (two open threes at once); {side} loses")
+        else:
+            ops.append(scene.note(N_("{cell} is a forbidden move for {side} under renju rules: "
+                                     "overline (more than {k} in a row); {side} loses"), side="first", **args))
+            template = N_("move {number}, {move}: {cell} is a forbidden move for {side} under renju rules: "
+                          "overline (more than {k} in a row); {side} loses")
+        self.found.append(self.error(FORBIDDEN, move, number, template, {**args, "side": self.names[0]}))
+
+    def ended(self) -> Message:
+        state = self.state
+        if state.rule == "board-full":
+            return N_("move {number}, {move}: the board was already full at move {end} (a draw); no move may follow"), {
+                "end": state.ply
+            }
+        if state.rule == "forbidden":
+            return N_(
+                "move {number}, {move}: the game already ended at move {end}: {first}'s forbidden move "
+                "({kind}) lost it; no move may follow"
+            ), {"end": state.ply, "first": self.names[0], "kind": FORBIDDEN_WORDS[state.forbidden_kind or "overline"]}
+        return N_(
+            "move {number}, {move}: the game was already won by {winner} at move {end} ({k} in a row); "
+            "no move may follow"
+        ), {"winner": self.names[0 if state.winner == "first" else 1], "end": state.ply, "k": len(state.winning_cells)}
+
+    def wrong_side(self, move: Move, expected: int, found: int | None) -> Message:
+        state = self.state
+        if found is None or (state.per_turn == 1 and state.first_turn == 1):
+            return super().wrong_side(move, expected, found)
+        index, stones = state.stone_of_turn(state.ply)
+        args = {
+            "expected": self.names[expected], "found": self.names[found], "first": self.names[0],
+            "index": index, "stones": stones, "first_turn": state.first_turn, "per_turn": state.per_turn,
+        }
+        if stones == 1:
+            return N_(
+                "move {number}, {move}: wrong side to move: expected {expected} to move, found {found} "
+                "({first}'s first turn is {first_turn} stone, then each turn is {per_turn} stones)"
+            ), args
+        if index == 1:
+            return N_(
+                "move {number}, {move}: wrong side to move: expected {expected} to begin a new turn of "
+                "{stones} stones, found {found} ({first}'s first turn is {first_turn} stone, then each turn "
+                "is {per_turn} stones)"
+            ), args
+        return N_(
+            "move {number}, {move}: wrong side to move: expected {expected} to play stone {index} of {stones} "
+            "in this turn, found {found} ({first}'s first turn is {first_turn} stone, then each turn is {per_turn} stones)"
+        ), args
+
+
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
     """Replay a record stone by stone; stop at the first illegal move.
 
@@ -419,121 +498,4 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     ``not_replayed``, the rules' decision (a line, a renju forbidden move, a
     full board) or None when the record stops before the rules decide.
     """
-    state = ConnectState(game, options or {})
-    plies: list[Ply] = []
-    found: list[Diagnostic] = []
-    # Each side's letter, colour and stone on the board, looked up once per move.
-    sides = {
-        "first": (game.first.letter, game.first.colour, FIRST),
-        "second": (game.second.letter, game.second.colour, SECOND),
-    }
-    columns, rows, stride = state.columns, state.rows, state._stride
-    board, cells = state._board, state._cells
-    side_at = state.side_at
-    stopped: int | None = None
-    # The hot loop of every k-in-a-row record: what it looks up is bound above.
-    for n, move in enumerate(record.moves):
-        # The fast path checks what every legal move needs; anything odd goes
-        # to _illegal, which finds the exact rule broken and says so.
-        point = move.point
-        side = side_at(state.ply)
-        letter, colour, stone = sides[side]
-        i = -1
-        if point is not None and state.winner is None and move.side.upper() == letter:
-            column, row = point
-            x = COLUMN_INDEX.get(column)
-            if x is not None and x < columns and 0 < row <= rows:
-                i = (row) * stride + x + 1
-                if board[i] != EMPTY:
-                    i = -1
-        if i < 0:
-            error = _illegal(state, move, point_xy(point), n + 1, game, record.path)
-            if error is None:  # _illegal found nothing wrong after all (say, lower-case letter with spaces)
-                xy = point_xy(point)
-                assert xy is not None
-                i = (xy[1] + 1) * stride + xy[0] + 1
-            else:
-                found.append(error)
-                stopped = n
-                break
-        state._place(i, stone)
-        cell = cells[i]
-        number = n + 1
-        ops = [["add", f"s{number}", "stone", colour, cell], ["mark", cell, "last"]]
-        if state.winner is not None:  # this stone decided the game
-            if state.rule == "line":
-                ops.extend(scene.mark(c, "win") for c in state.winning_cells)
-            elif state.rule == "forbidden":
-                why = _forbidden_text(state, game, cell)
-                kind = state.forbidden_kind or "overline"
-                ops.extend((scene.mark(cell, "forbidden"), scene.note(why, "forbidden", cell=cell, side="first", kind=f"kind.{kind}", k=state.k)))
-                found.append(
-                    diagnostics.make(
-                        record.path, move.line, move.column, FORBIDDEN, f"move {number}, {move.text}: {why}"
-                    )
-                )
-        plies.append(Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column))
-    decision = None
-    if state.winner is not None:
-        decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
-    not_replayed = list(record.moves[stopped:]) if stopped is not None else []
-    return Replay([], plies, not_replayed, decision, found)
-
-
-def _forbidden_text(state: ConnectState, game: GameType, cell: str) -> str:
-    words = FORBIDDEN_WORDS[state.forbidden_kind or "overline"].format(k=state.k)
-    return (
-        f"{cell} is a forbidden move for {game.first.name_en} under renju rules: "
-        f"{words}; {game.first.name_en} loses"
-    )
-
-
-def _illegal(
-    state: ConnectState, move: Move, xy: tuple[int, int] | None, n: int, game: GameType, path: str
-) -> Diagnostic | None:
-    """The diagnostic for move number n (at ``xy``) if it cannot be played, else None."""
-    error = reporter(path, move, n)
-    if move.point is None:
-        return error(UNREADABLE, "the move cannot be read; the replay stops here")
-    if state.winner is not None:
-        return error(AFTER_END, _ended_text(state, game))
-    side = game.side_of(move.side)
-    expected = state.to_move
-    if side != expected:
-        return error(WRONG_SIDE, _turn_text(state, game, move.side, side))
-    return placement_error(state, game, move, xy, error, (OFF_BOARD, OCCUPIED), state.cell)
-
-
-def _ended_text(state: ConnectState, game: GameType) -> str:
-    if state.rule == "board-full":
-        return f"the board was already full at move {state.ply} (a draw); no move may follow"
-    if state.rule == "forbidden":
-        return (
-            f"the game already ended at move {state.ply}: {game.first.name_en}'s forbidden "
-            f"move ({state.forbidden_kind}) lost it; no move may follow"
-        )
-    name = game.first.name_en if state.winner == "first" else game.second.name_en
-    return (
-        f"the game was already won by {name} at move {state.ply} "
-        f"({len(state.winning_cells)} in a row); no move may follow"
-    )
-
-
-def _turn_text(state: ConnectState, game: GameType, letter: str, side: str | None) -> str:
-    expected = state.to_move
-    name = (game.first if expected == "first" else game.second).name_en
-    index, stones = state.stone_of_turn(state.ply)
-    if stones == 1:
-        want = f"{name} to move"
-    elif index == 1:
-        want = f"{name}'s 1st stone of a new turn of {stones}"
-    else:
-        want = f"{name}'s {_ordinal(index)} stone of this turn"
-    found = side_found(game, letter)
-    rule = ""
-    if state.per_turn > 1 or state.first_turn > 1:
-        rule = (
-            f" ({game.first.name_en}'s first turn is {state.first_turn} stone"
-            f"{'s' if state.first_turn > 1 else ''}, then each turn is {state.per_turn} stones)"
-        )
-    return f"wrong side to move: expected {want}, found {found}{rule}"
+    return ConnectEngine(game, options).replay(record)

@@ -37,42 +37,21 @@ time, a truncated file) gets no decision and the declared result stands.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
-from generator.rules.messages import reporter, side_found
-from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, bounds_text, padded_board
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
+from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, occupied, padded_board
 
 Side = Literal["first", "second"]
 
 # -- diagnostic codes -----------------------------------------------------------
 
-UNREADABLE = diagnostics.define(
-    "RULE-N301",
-    "note",
-    "The replay stops at a move that could not be read (Go, NoGo, Phantom Go)",
-    "Fix the move's syntax (see the format error reported at the same place); "
-    "the moves from there on are shown as not replayed.",
-)
-WRONG_SIDE = diagnostics.define(
-    "RULE-E301",
-    "error",
-    "Move by the wrong side (Go family turn order)",
-    "Black moves first and the sides alternate; a pass is a turn too. In Phantom Go "
-    "a player whose attempt failed tries again, so only then may a colour repeat. "
-    "Look for a missing, repeated or mislabelled move.",
-)
-OFF_BOARD = diagnostics.define(
-    "RULE-E302",
-    "error",
-    "Stone placed off the board (Go family)",
-    "Check the column letter and row against the board size of the game (9x9: "
-    "columns A-I, rows 1-9; 13x13: A-M; 19x19: A-S).",
-)
 OCCUPIED = diagnostics.define(
     "RULE-E303",
     "error",
@@ -92,13 +71,6 @@ SUPERKO = diagnostics.define(
     "Move that repeats an earlier whole-board position (Go positional superko)",
     "The message names the earlier move after which the same position stood; a ko "
     "may be retaken only after a move elsewhere has changed the board.",
-)
-AFTER_END = diagnostics.define(
-    "RULE-E306",
-    "error",
-    "Move after the game was already over (Go family)",
-    "The game ended earlier (two passes in a row, or in NoGo a player without a "
-    "legal move); remove the extra moves or check the earlier ones.",
 )
 NOGO_CAPTURE = diagnostics.define(
     "RULE-E307",
@@ -425,6 +397,194 @@ def point_index(state: GoState, point: tuple[str, int] | None) -> int | None:
     return state.index(x, row - 1)
 
 
+PASS = -1  # what GoEngine.read() gives for a pass
+
+
+class GoEngine(OnGrid, Engine):
+    """The replay of a Go, NoGo or Phantom Go record on :class:`GoState`.
+
+    The legality of a stone is found by placing it (:meth:`GoState.place`
+    leaves the position as it was when the move is illegal). In Phantom Go
+    an illegal stone is no error but a failed attempt, a ply of its own,
+    after which the same player is to move. :meth:`read` gives the point's
+    index on the padded board, or :data:`PASS`.
+    """
+
+    __slots__ = ("attempts", "columns", "failed_before", "last_placed", "nogo", "phantom", "rows", "state")
+
+    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(game, options)
+        self.state = state = GoState(game, options or {})
+        self.columns, self.rows = state.columns, state.rows
+        self.phantom = state.variant == "phantom"
+        self.nogo = state.variant == "nogo"
+        self.attempts = [0, 0]  # failed attempts per seat (Phantom Go)
+        self.failed_before = 0  # the move number of the mover's last failed attempt this turn
+        self.last_placed: tuple[int, str] | None = None  # Phantom Go: (move, cell) of the last stone placed
+
+    # -- the driver's hooks ------------------------------------------------------------
+
+    def read(self, move: Move) -> Any:
+        if move.passed:
+            return PASS
+        point = move.point
+        if point is None:
+            return None
+        # Off the board is an error even in Phantom Go: the referee cannot
+        # accept such a move, so it is a fault of the record, not an attempt.
+        i = point_index(self.state, point)
+        return OffBoard(point) if i is None else i
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        state = self.state
+        if at == PASS:
+            if self.nogo:
+                return self.error(
+                    NOGO_PASS, move, number,
+                    N_("move {number}, {move}: passing is not allowed in NoGo (a player without a legal move has lost)"),
+                )
+            state.pass_turn()
+            self.turn = state.to_move - 1
+            self.failed_before = 0
+            self.last_placed = None
+            ops: list[Op] = [scene.note(N_("{side} passes"), side=SEATS[seat])]
+            if state.over:
+                ops.append(self._decide())
+            # A pass is announced to both players in Phantom Go (the game ends on
+            # two of them, so both must know), so its label is public.
+            return self.ply(move, number, seat, ops)
+        cell = state.cells[at] or ""
+        owner, by = state.board[at], state.placed[at]
+        # GoState.place() applies a legal stone and leaves the position as it was otherwise.
+        reason, stones, earlier = state.place(at)
+        if reason is not None:
+            if self.phantom:  # a failed attempt, not an error: the same player tries again
+                return self._failed(move, at, number, seat, reason, cell, owner, by, earlier)
+            return self._refused(move, number, reason, cell, owner, by, stones, earlier)
+        side, colour = SEATS[seat], self.colours[seat]
+        self.turn = state.to_move - 1
+        self.failed_before = 0
+        self.last_placed = (number, cell)
+        stone = [scene.add(state.ids[at] or f"s{number}", "stone", colour, cell), scene.mark(cell, "last")]
+        public: list[Op] = []
+        if stones:
+            public.extend(scene.remove(stone_id) for stone_id in state.removed)
+            public.append(scene.counter(f"captures.{side}", state.captures[seat + 1]))
+        if state.over:  # NoGo: the opponent has no legal move
+            public.append(self._decide())
+        if self.phantom:
+            return _hidden_ply(number, side, colour, move, public, [(("referee", side), stone)])  # type: ignore[arg-type]
+        return Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column)  # type: ignore[arg-type]
+
+    def ended(self) -> Message:
+        state = self.state
+        if state.rule == "score":
+            return N_("move {number}, {move}: the game ended with two passes at move {end}; no move may follow"), {
+                "end": state.end_move
+            }
+        return N_(
+            "move {number}, {move}: the game was already decided at move {end}: {loser} had no legal move; "
+            "no move may follow"
+        ), {"end": state.end_move, "loser": self.names[1 if state.winner == "first" else 0]}
+
+    def wrong_side(self, move: Move, expected: int, found: int | None) -> Message:
+        if found is None:
+            return super().wrong_side(move, expected, found)
+        args = {"expected": self.names[expected], "found": self.names[found]}
+        if self.failed_before:
+            return N_(
+                "move {number}, {move}: wrong side to move: expected {expected} to try again after the failed "
+                "attempt at move {failed}, found {found}"
+            ), {**args, "failed": self.failed_before}
+        if self.phantom and self.last_placed is not None:
+            # The usual cause is a move the record's writer took for a failed
+            # attempt that the rules allow.
+            last, cell = self.last_placed
+            return N_(
+                "move {number}, {move}: wrong side to move: expected {expected} to move, found {found} "
+                "({found}'s move {last} ({cell}) was legal, so it was not a failed attempt)"
+            ), {**args, "last": last, "cell": cell}
+        return super().wrong_side(move, expected, found)
+
+    # -- what a move did -----------------------------------------------------------------
+
+    def _decide(self) -> Op:
+        """Set the decision of the game that just ended; the note that says it."""
+        state = self.state
+        assert state.winner is not None
+        score = None
+        if state.rule == "score":
+            black, white = state.score()
+            score = {"first": float(black), "second": float(white), "komi": state.komi}
+        self.decision = Decision(state.winner, state.rule or "", state.end_move, (), score)
+        if state.rule == "score":
+            return _score_note(state)
+        winner = state.winner
+        return scene.note(
+            N_("{loser} has no legal move: {winner} wins"), loser="second" if winner == "first" else "first", winner=winner
+        )
+
+    def _failed(
+        self, move: Move, at: int, number: int, seat: int, reason: str, cell: str, owner: int, by: int, earlier: int
+    ) -> Ply:
+        """A Phantom Go failed attempt: the referee sees why, the mover that it failed."""
+        state = self.state
+        state.fail()
+        self.failed_before = number
+        self.attempts[seat] += 1
+        side, colour = SEATS[seat], self.colours[seat]
+        # The mover learns that the move failed and, when the point held an
+        # opponent stone, that stone: from now on their view shows it (until it
+        # is captured, which every view sees).
+        referee: list[Op] = [scene.mark(cell, "failed"), _failed_note(side, reason, cell, owner, earlier)]
+        mine: list[Op] = []
+        if owner == 2 - seat:  # the opponent's stone
+            mine.append(scene.add(state.ids[at] or f"s{by}", "stone", self.colours[1 - seat], cell))
+        mine += [scene.mark(cell, "failed"), scene.note(N_("{cell}: failed attempt, {side} tries again"), cell=cell, side=side)]
+        # Everyone sees the attempts counter (the referee announces a failed
+        # attempt), nobody but the mover and the referee the point tried.
+        public = [scene.counter(f"attempts.{side}", self.attempts[seat])]
+        return _hidden_ply(number, side, colour, move, public, [(("referee",), referee), ((side,), mine)])  # type: ignore[arg-type]
+
+    def _refused(
+        self, move: Move, number: int, reason: str, cell: str, owner: int, by: int, stones: list[int], earlier: int
+    ) -> Diagnostic:
+        """The error for a Go or NoGo move that :meth:`GoState.place` refused."""
+        state = self.state
+        mover = self.names[state.to_move - 1]
+        if reason == "occupied":
+            return occupied(self, OCCUPIED, move, number, cell, by, owner - 1)
+        if reason == "suicide":
+            if len(stones) == 1:
+                return self.error(SUICIDE, move, number, N_(
+                    "move {number}, {move}: suicide: the {mover} stone on {cell} would have no liberties and "
+                    "captures nothing; suicide is illegal"
+                ), {"mover": mover, "cell": cell})
+            return self.error(SUICIDE, move, number, N_(
+                "move {number}, {move}: suicide: the {mover} group of {count} stones ({cells}) would have no "
+                "liberties and the move captures nothing; suicide is illegal"
+            ), {"mover": mover, "count": len(stones), "cells": _cells_text(state, stones)})
+        if reason == "superko":
+            if earlier:
+                return self.error(SUPERKO, move, number, N_(
+                    "move {number}, {move}: {cell} would repeat the whole-board position that stood after move "
+                    "{earlier} (positional superko); the ko must be retaken only after a move elsewhere"
+                ), {"cell": cell, "earlier": earlier})
+            return self.error(SUPERKO, move, number, N_(
+                "move {number}, {move}: {cell} would repeat the whole-board position that stood at the start "
+                "(the empty board) (positional superko); the ko must be retaken only after a move elsewhere"
+            ), {"cell": cell})
+        # NoGo: a capture.
+        args = {"cell": cell, "count": len(stones), "owner": self.names[2 - state.to_move], "cells": _cells_text(state, stones)}
+        if len(stones) == 1:
+            return self.error(NOGO_CAPTURE, move, number, N_(
+                "move {number}, {move}: {cell} would capture {count} {owner} stone ({cells}); capturing is illegal in NoGo"
+            ), args)
+        return self.error(NOGO_CAPTURE, move, number, N_(
+            "move {number}, {move}: {cell} would capture {count} {owner} stones ({cells}); capturing is illegal in NoGo"
+        ), args)
+
+
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
     """Replay a Go, NoGo or Phantom Go record; stop at the first illegal move.
 
@@ -433,127 +593,13 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     the rules' decision (the count after two passes, NoGo's player without a
     legal move) or None when the record stops before the rules decide.
     """
-    state = GoState(game, options or {})
-    phantom = state.variant == "phantom"
-    nogo = state.variant == "nogo"
-    sides = {"first": game.first, "second": game.second}
-    plies: list[Ply] = []
-    found: list[Diagnostic] = []
-    attempts = {"first": 0, "second": 0}
-    failed_before = 0  # the move number of the current player's last failed attempt this turn
-    last_placed = ""  # Phantom Go: "move 12 (D5)", the last stone placed, for wrong-side messages
-    stopped: int | None = None
-    public: list[Op]
-
-    for n, move in enumerate(record.moves):
-        number = n + 1
-        error = reporter(record.path, move, number)
-        side: Side = state.side_to_move
-        me, them = sides[side], sides["second" if side == "first" else "first"]
-        problem: Diagnostic | None = None
-        i: int | None = None
-        if move.point is None and not move.passed:
-            problem = error(UNREADABLE, "the move cannot be read; the replay stops here")
-        elif state.over:
-            # Anything after the end is an error, a third pass included: the
-            # engines that write these records stop at the end.
-            problem = error(AFTER_END, _ended_text(state, game))
-        elif game.side_of(move.side) != side:
-            problem = error(
-                WRONG_SIDE, _turn_text(game, move.side, side, failed_before, last_placed if phantom else "")
-            )
-        elif move.passed:
-            if nogo:
-                problem = error(NOGO_PASS, "passing is not allowed in NoGo (a player without a legal move has lost)")
-        else:
-            i = point_index(state, move.point)
-            # Off the board is an error even in Phantom Go: the referee cannot
-            # accept such a move, so it is a fault of the record, not an attempt.
-            if i is None:
-                assert move.point is not None
-                letter, row = move.point
-                where = f"{str(letter).strip().upper()}{row}"
-                problem = error(OFF_BOARD, f"{where} is off the board ({bounds_text(state.columns, state.rows)})")
-        if problem is not None:
-            found.append(problem)
-            stopped = n
-            break
-
-        colour = me.colour
-        if i is None:  # a pass
-            state.pass_turn()
-            failed_before = 0
-            last_placed = ""
-            ops: list[Op] = [scene.note(f"{me.name_en} passes", "pass", side=side)]
-            if state.over:
-                ops.append(_score_note(state, game))
-            # A pass is announced to both players in Phantom Go (the game ends on
-            # two of them, so both must know), so its label is public.
-            plies.append(Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column))
-            continue
-
-        cell = state.cells[i] or ""
-        owner = state.board[i]
-        by = state.placed[i]
-        reason, stones, earlier = state.place(i)
-        if reason is not None and not phantom:
-            found.append(_illegal(error, state, game, reason, cell, owner, by, stones, earlier))
-            stopped = n
-            break
-
-        if reason is not None:  # Phantom Go: a failed attempt, the same player tries again
-            state.fail()
-            failed_before = number
-            attempts[side] += 1
-            again = f"failed attempt, {me.name_en} tries again"
-            # The referee sees why; the mover only that the move failed and, when
-            # the point held an opponent stone, that stone: from now on their view
-            # shows it (until it is captured, which every view sees).
-            referee: list[Op] = [scene.mark(cell, "failed"), _failed_note(state, game, side, reason, cell, owner, earlier)]
-            mine: list[Op] = []
-            if owner == 3 - VALUE_OF[side]:
-                mine.append(scene.add(state.ids[i] or f"s{by}", "stone", them.colour, cell))
-            mine += [scene.mark(cell, "failed"), scene.note(f"{cell}: {again}", "failed.mover", cell=cell, side=side)]
-            # Everyone sees the attempts counter (the referee announces a failed
-            # attempt), nobody but the mover and the referee the point tried.
-            public = [scene.counter(f"attempts.{side}", attempts[side])]
-            plies.append(_hidden_ply(number, side, colour, move, public, [(("referee",), referee), ((side,), mine)]))
-            continue
-
-        failed_before = 0
-        last_placed = f"move {number} ({cell})"
-        stone = [scene.add(state.ids[i] or f"s{number}", "stone", colour, cell), scene.mark(cell, "last")]
-        public = []
-        if stones:
-            public.extend(scene.remove(stone_id) for stone_id in state.removed)
-            public.append(scene.counter(f"captures.{side}", state.captures[VALUE_OF[side]]))
-        if state.over and state.rule == "no-legal-move":
-            other = "second" if side == "first" else "first"
-            text = f"{them.name_en} has no legal move: {me.name_en} wins"
-            public.append(scene.note(text, "no_legal_move", loser=other, winner=side))
-        if phantom:
-            plies.append(_hidden_ply(number, side, colour, move, public, [(("referee", side), stone)]))
-        else:
-            plies.append(Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column))
-
-    decision = None
-    if state.over and state.winner is not None:
-        score = None
-        if state.rule == "score":
-            black, white = state.score()
-            score = {"first": float(black), "second": float(white), "komi": state.komi}
-        decision = Decision(state.winner, state.rule or "", state.end_move, (), score)
-    not_replayed = list(record.moves[stopped:]) if stopped is not None else []
-    return Replay([], plies, not_replayed, decision, found)
-
-
-def _name(game: GameType, value: int) -> str:
-    return game.first.name_en if value == BLACK else game.second.name_en
+    return GoEngine(game, options).replay(record)
 
 
 def _cells_text(state: GoState, stones: list[int], most: int = 6) -> str:
+    """``A1, B1, A2``, cut short with an ellipsis after ``most``."""
     names = [state.cells[s] or "?" for s in stones[:most]]
-    return ", ".join(names) + (f" and {len(stones) - most} more" if len(stones) > most else "")
+    return ", ".join(names) + (", …" if len(stones) > most else "")
 
 
 def _hidden_ply(
@@ -563,97 +609,40 @@ def _hidden_ply(
     return Ply(number, side, colour, move.text, public, move.mark, move.line, move.column, visible_to=(side,), hidden=hidden)
 
 
-def _illegal(
-    error: Callable[[str, str], Diagnostic],
-    state: GoState,
-    game: GameType,
-    reason: str,
-    cell: str,
-    owner: int,
-    by: int,
-    stones: list[int],
-    earlier: int,
-) -> Diagnostic:
-    """The error for a Go or NoGo move that :meth:`GoState.place` refused."""
-    mover = _name(game, state.to_move)
-    if reason == "occupied":
-        return error(OCCUPIED, f"{cell} is already occupied by move {by} ({_name(game, owner)})")
-    if reason == "suicide":
-        if len(stones) == 1:
-            what = f"the {mover} stone on {cell} would have no liberties and captures nothing"
-        else:
-            what = (
-                f"the {mover} group of {len(stones)} stones ({_cells_text(state, stones)}) would have "
-                "no liberties and the move captures nothing"
-            )
-        return error(SUICIDE, f"suicide: {what}; suicide is illegal")
-    if reason == "superko":
-        when = f"after move {earlier}" if earlier else "at the start (the empty board)"
-        return error(
-            SUPERKO,
-            f"{cell} would repeat the whole-board position that stood {when} "
-            "(positional superko); the ko must be retaken only after a move elsewhere",
-        )
-    # NoGo: a capture.
-    count = f"{len(stones)} {_name(game, 3 - state.to_move)} stone{'s' if len(stones) > 1 else ''}"
-    return error(
-        NOGO_CAPTURE, f"{cell} would capture {count} ({_cells_text(state, stones)}); capturing is illegal in NoGo"
-    )
-
-
-def _failed_note(state: GoState, game: GameType, side: Side, reason: str, cell: str, owner: int, earlier: int) -> Op:
+def _failed_note(side: str, reason: str, cell: str, owner: int, earlier: int) -> Op:
     """Why a Phantom Go attempt failed, for the referee's view."""
-    mover = _name(game, VALUE_OF[side])
-    again = f"failed attempt, {mover} tries again"
-    if reason == "occupied" and owner == VALUE_OF[side]:
-        return scene.note(f"{cell} is occupied by {mover}'s own stone: {again}", "failed.own", cell=cell, side=side)
+    if reason == "occupied" and SIDE_OF.get(owner) == side:
+        return scene.note(
+            N_("{cell} is occupied by {side}'s own stone: failed attempt, {side} tries again"), cell=cell, side=side
+        )
     if reason == "occupied":
-        return scene.note(f"{cell} is occupied by {_name(game, owner)}: {again}", "failed.occupied", cell=cell, side=side, owner=SIDE_OF[owner])
+        return scene.note(
+            N_("{cell} is occupied by {owner}: failed attempt, {side} tries again"), cell=cell, side=side, owner=SIDE_OF[owner]
+        )
     if reason == "suicide":
-        return scene.note(f"{cell} would be suicide: {again}", "failed.suicide", cell=cell, side=side)
+        return scene.note(N_("{cell} would be suicide: failed attempt, {side} tries again"), cell=cell, side=side)
     if earlier:
-        text = f"{cell} would repeat the position after move {earlier} (superko): {again}"
-        return scene.note(text, "failed.superko", cell=cell, side=side, n=earlier)
-    return scene.note(f"{cell} would repeat the empty start position (superko): {again}", "failed.superko_start", cell=cell, side=side)
+        return scene.note(
+            N_("{cell} would repeat the position after move {n} (superko): failed attempt, {side} tries again"),
+            cell=cell, side=side, n=earlier,
+        )
+    return scene.note(
+        N_("{cell} would repeat the empty start position (superko): failed attempt, {side} tries again"), cell=cell, side=side
+    )
 
 
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _score_note(state: GoState, game: GameType) -> Op:
+def _score_note(state: GoState) -> Op:
     """``Black 45, White 36 (komi 7.5): Black wins by 1.5``."""
     black, white = state.score()
     komi, margin = _num(state.komi), black - (white + state.komi)
-    first, second = game.first.name_en, game.second.name_en
-    text = f"{first} {black}, {second} {white} (komi {komi})"
     args = {"first": "first", "second": "second", "a": black, "b": white, "komi": komi}
     if margin == 0:
-        return scene.note(f"{text}: draw", "score.draw", **args)
+        return scene.note(N_("{first} {a}, {second} {b} (komi {komi}): draw"), **args)
     winner = "first" if margin > 0 else "second"
-    text = f"{text}: {first if margin > 0 else second} wins by {_num(abs(margin))}"
-    return scene.note(text, "score.win", winner=winner, margin=_num(abs(margin)), **args)
-
-
-def _ended_text(state: GoState, game: GameType) -> str:
-    if state.rule == "score":
-        return f"the game ended with two passes at move {state.end_move}; no move may follow"
-    loser = game.second.name_en if state.winner == "first" else game.first.name_en
-    return f"the game was already decided at move {state.end_move}: {loser} had no legal move; no move may follow"
-
-
-def _turn_text(game: GameType, letter: str, expected: str, failed_before: int, last_placed: str = "") -> str:
-    want = (game.first if expected == "first" else game.second).name_en
-    side = game.side_of(letter)
-    found = side_found(game, letter)
-    if failed_before:
-        return (
-            f"wrong side to move: expected {want} to try again after the failed attempt at "
-            f"move {failed_before}, found {found}"
-        )
-    text = f"wrong side to move: expected {want} to move, found {found}"
-    if last_placed and side is not None and side != expected:
-        # Phantom Go: the usual cause is a move the record's writer took for a
-        # failed attempt that the rules allow.
-        text += f" ({found}'s {last_placed} was legal, so it was not a failed attempt)"
-    return text
+    return scene.note(
+        N_("{first} {a}, {second} {b} (komi {komi}): {winner} wins by {margin}"), winner=winner, margin=_num(abs(margin)), **args
+    )

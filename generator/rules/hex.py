@@ -40,33 +40,13 @@ from typing import Any, Literal
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Decision, Move, Ply, Record, Replay, Result
-from generator.rules.messages import reporter, side_found
-from generator.rules.placement import EMPTY, PlacesStones, placement_error, point_xy
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
+from generator.rules.placement import EMPTY, OnGrid, PlacesStones, occupied, point_xy
 
 Side = Literal["first", "second"]
 
-# A note, not an error: the format reader has already reported the syntax error.
-UNREADABLE = diagnostics.define(
-    "RULE-N401",
-    "note",
-    "The replay stops at a move that could not be read (Hex)",
-    "Fix the move's syntax (see the format error reported at the same place); "
-    "the moves from there on are shown as not replayed.",
-)
-WRONG_SIDE = diagnostics.define(
-    "RULE-E401",
-    "error",
-    "Stone played by the wrong side (Hex turn order)",
-    "Red opens and the sides alternate, one stone each, with no swap move; check "
-    "the side letters (R = red, B = blue) and look for a missing or repeated move.",
-)
-OFF_BOARD = diagnostics.define(
-    "RULE-E402",
-    "error",
-    "Stone placed off the board (Hex)",
-    "The board is 11x11: columns A-K from the left, rows 1-11 from the bottom.",
-)
 OCCUPIED = diagnostics.define(
     "RULE-E403",
     "error",
@@ -74,14 +54,6 @@ OCCUPIED = diagnostics.define(
     "The message names the move that occupied the cell; the record probably "
     "repeats or mistypes a move.",
 )
-AFTER_END = diagnostics.define(
-    "RULE-E404",
-    "error",
-    "Move after the game was already won (Hex)",
-    "A chain already joined the winner's two edges; remove the extra moves, check "
-    "the earlier ones, or check the event's red_joins option (which edges red joins).",
-)
-
 DEFAULT_JOINS = "rows"
 JOINS = ("rows", "columns")
 
@@ -136,12 +108,6 @@ class HexState(PlacesStones):
     def joins_rows(self, side: Side) -> bool:
         """True if ``side`` joins the row-1 and row-11 edges (else columns A and K)."""
         return (side == "first") == (self.joins == "rows")
-
-    def edges_text(self, side: Side) -> str:
-        """ "rows 1 and 11" or "columns A and K" for the edges a side joins."""
-        if self.joins_rows(side):
-            return f"rows 1 and {self.rows}"
-        return f"columns A and {scene.COLUMN_LETTERS[self.columns - 1]}"
 
     # -- cells -------------------------------------------------------------------
 
@@ -238,6 +204,70 @@ class HexState(PlacesStones):
 # -- replay -------------------------------------------------------------------
 
 
+class HexEngine(OnGrid, Engine):
+    """The replay of a Hex record, stone by stone, on :class:`HexState`.
+
+    :meth:`read` gives the point as 0-based (x, y).
+    """
+
+    __slots__ = ("columns", "rows", "state")
+
+    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(game, options)
+        self.state = state = HexState(game, options)
+        self.columns, self.rows = state.columns, state.rows
+        self.variant = state.joins if state.joins != DEFAULT_JOINS else None
+
+    def read(self, move: Move) -> Any:
+        if move.point is None:
+            return None
+        xy = point_xy(move.point)
+        if xy is None or not self.state.on_board(*xy):
+            return OffBoard(move.point)
+        return xy
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        state, (x, y) = self.state, at
+        if state.board[y][x] != EMPTY:
+            return occupied(self, OCCUPIED, move, number, cell_name(x, y), state.placed[y][x], state.board[y][x] - 1)
+        side = SEATS[seat]
+        state._put(x, y)
+        self.turn = state.ply % 2
+        cell = cell_name(*at)
+        ops = [scene.add(f"s{number}", "stone", self.colours[seat], cell), scene.mark(cell, "last")]
+        if state.winner is not None:
+            self.decision = Decision(state.winner, "connection", state.ply, state.winning_cells)
+            ops.extend(scene.mark(c, "win") for c in state.winning_cells)
+            if state.joins_rows(side):  # type: ignore[arg-type]
+                ops.append(scene.note(N_("{side} joins rows 1 and {last}"), side=side, last=str(state.rows)))
+            else:
+                last = scene.COLUMN_LETTERS[state.columns - 1]
+                ops.append(scene.note(N_("{side} joins columns A and {last}"), side=side, last=last))
+        return self.ply(move, number, seat, ops)
+
+    def ended(self) -> Message:
+        state = self.state
+        winner = 0 if state.winner == "first" else 1
+        args = {"winner": self.names[winner], "end": state.ply}
+        if state.joins_rows(SEATS[winner]):  # type: ignore[arg-type]
+            return N_(
+                "move {number}, {move}: the game was already won by {winner} at move {end} ({winner} joined "
+                "rows 1 and {last}); no move may follow"
+            ), {**args, "last": state.rows}
+        return N_(
+            "move {number}, {move}: the game was already won by {winner} at move {end} ({winner} joined "
+            "columns A and {last}); no move may follow"
+        ), {**args, "last": scene.COLUMN_LETTERS[state.columns - 1]}
+
+    def wrong_side(self, move: Move, expected: int, found: int | None) -> Message:
+        if found is None:
+            return super().wrong_side(move, expected, found)
+        return N_(
+            "move {number}, {move}: wrong side to move: expected {expected} to move, found {found} "
+            "(the sides alternate, {first} first)"
+        ), {"expected": self.names[expected], "found": self.names[found], "first": self.names[0]}
+
+
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
     """Replay a Hex record stone by stone; stop at the first illegal move.
 
@@ -246,64 +276,4 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     the winning chain) or None when the record stops before a chain is made.
     ``variant`` is the event's ``red_joins`` when it is not the default.
     """
-    state = HexState(game, options)
-    plies: list[Ply] = []
-    found: list[Diagnostic] = []
-    colours = {"first": game.first.colour, "second": game.second.colour}
-    stopped: int | None = None
-    for n, move in enumerate(record.moves):
-        xy = point_xy(move.point)
-        error = _illegal(state, move, xy, n + 1, game, record.path)
-        if error is not None:
-            found.append(error)
-            stopped = n
-            break
-        assert xy is not None
-        side = state.to_move
-        state.play(*xy)
-        cell = cell_name(*xy)
-        colour = colours[side]
-        ops = [scene.add(f"s{n + 1}", "stone", colour, cell), scene.mark(cell, "last")]
-        if state.winner is not None:
-            ops.extend(scene.mark(c, "win") for c in state.winning_cells)
-            name = (game.first if side == "first" else game.second).name_en
-            text = f"{name} joins {state.edges_text(side)}"
-            if state.joins_rows(side):
-                ops.append(scene.note(text, "connection.rows", side=side, last=str(state.rows)))
-            else:
-                ops.append(scene.note(text, "connection.columns", side=side, last=scene.COLUMN_LETTERS[state.columns - 1]))
-        plies.append(Ply(n + 1, side, colour, move.text, ops, move.mark, move.line, move.column))
-    decision = None
-    if state.winner is not None:
-        decision = Decision(state.winner, "connection", state.ply, state.winning_cells)
-    not_replayed = list(record.moves[stopped:]) if stopped is not None else []
-    variant = state.joins if state.joins != DEFAULT_JOINS else None
-    return Replay([], plies, not_replayed, decision, found, variant=variant)
-
-
-def _illegal(
-    state: HexState, move: Move, xy: tuple[int, int] | None, n: int, game: GameType, path: str
-) -> Diagnostic | None:
-    """The diagnostic for move number n (at ``xy``) if it cannot be played, else None."""
-    error = reporter(path, move, n)
-    if move.point is None:
-        return error(UNREADABLE, "the move cannot be read; the replay stops here")
-    if state.winner is not None:
-        name = game.first.name_en if state.winner == "first" else game.second.name_en
-        side = "first" if state.winner == "first" else "second"
-        return error(
-            AFTER_END,
-            f"the game was already won by {name} at move {state.ply} "
-            f"({name} joined {state.edges_text(side)}); no move may follow",
-        )
-    side = game.side_of(move.side)
-    expected = state.to_move
-    if side != expected:
-        want = (game.first if expected == "first" else game.second).name_en
-        got = side_found(game, move.side)
-        return error(
-            WRONG_SIDE, f"wrong side to move: expected {want} to move, found {got} (the sides alternate, red first)"
-        )
-    return placement_error(state, game, move, xy, error, (OFF_BOARD, OCCUPIED), cell_name)
-
-
+    return HexEngine(game, options).replay(record)

@@ -1,20 +1,21 @@
-"""What the placement engines (k-in-a-row, Go, Hex) say alike about where a stone may go.
+"""What the games that place stones on a lettered grid (k-in-a-row, Go, Hex) share.
 
-Each engine keeps its own diagnostic codes; the wording of "off the board"
-and "already occupied" is shared so an organiser reads the same sentence for
-every game.
+The padded board of the k-in-a-row and Go engines, the parsing of a point
+like ``("J", 10)``, the driver's board hooks (:class:`OnGrid`) and the
+wording of "already occupied", so an organiser reads the same sentences for
+every game. Each engine keeps its own code for an occupied point.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any
 
 from generator import scene
 from generator.diagnostics import Diagnostic
-from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Move
-
+from generator.rules.engine import Engine, Message
 
 # The padded boards of the k-in-a-row and Go engines: an empty point, and the
 # border around the board (the engines number their stones 1 and 2).
@@ -26,7 +27,7 @@ class PlacesStones:
 
     An engine says what stands on a point (``_stone_at``: EMPTY, a stone, or
     None off the board) and puts the mover's stone on one (``_put``); its
-    board is its own. ``placement_error`` reads ``check`` for the diagnostics.
+    board is its own.
     """
 
     __slots__ = ()
@@ -96,36 +97,36 @@ def point_xy(point: tuple[str, int] | None) -> tuple[int, int] | None:
     return scene.COLUMN_LETTERS.index(letter), row - 1
 
 
-def bounds_text(columns: int, rows: int) -> str:
-    """``the board is 9x9, columns A-I, rows 1-9``."""
-    return f"the board is {columns}x{rows}, columns A-{scene.COLUMN_LETTERS[columns - 1]}, rows 1-{rows}"
+class OnGrid:
+    """The driver's board hooks for a lettered grid of ``columns`` x ``rows`` points (k-in-a-row, Go, Hex).
 
-
-def placement_error(
-    state: Any,
-    game: GameType,
-    move: Move,
-    xy: tuple[int, int] | None,
-    error: Callable[[str, str], Diagnostic],
-    codes: tuple[str, str],
-    cell: Callable[[int, int], str],
-) -> Diagnostic | None:
-    """The off-board or occupied error for a stone at ``xy``, or None if the point is free.
-
-    ``state`` offers ``check(x, y)`` (None, "off-board", "occupied" …),
-    ``placed_at(x, y)`` and ``at(x, y)`` ("first"/"second"), and ``columns``
-    and ``rows``; ``codes`` are the engine's (off-board, occupied) codes.
+    A point is as the formats parse it, ``("J", 10)``: a column letter (either
+    case, spaces around it allowed) and the row number from 1 at the bottom.
     """
-    off_board, occupied = codes
-    bounds = bounds_text(state.columns, state.rows)
-    if xy is None:
-        assert move.point is not None
-        return error(off_board, f"column {move.point[0]!r} is off the board ({bounds})")
-    reason = state.check(*xy)
-    if reason == "off-board":
-        assert move.point is not None
-        return error(off_board, f"{move.point[0].strip().upper()}{move.point[1]} is off the board ({bounds})")
-    if reason == "occupied":
-        owner = game.first if state.at(*xy) == "first" else game.second
-        return error(occupied, f"{cell(*xy)} is already occupied by move {state.placed_at(*xy)} ({owner.name_en})")
-    return None
+
+    __slots__ = ()
+    columns: int
+    rows: int
+
+    def off_board(self, move: Move, point: Any) -> Message:
+        """``P3 is off the board (the board is 15x15, columns A-O, rows 1-15)``."""
+        letter, row = point
+        sizes = {"columns": self.columns, "rows": self.rows, "last": scene.COLUMN_LETTERS[self.columns - 1]}
+        column = str(letter).strip().upper()
+        if len(column) != 1 or column not in scene.COLUMN_LETTERS:
+            return N_(
+                "move {number}, {move}: column '{column}' is off the board "
+                "(the board is {columns}x{rows}, columns A-{last}, rows 1-{rows})"
+            ), {"column": letter, **sizes}
+        return N_(
+            "move {number}, {move}: {point} is off the board "
+            "(the board is {columns}x{rows}, columns A-{last}, rows 1-{rows})"
+        ), {"point": f"{column}{row}", **sizes}
+
+
+def occupied(engine: Engine, code: str, move: Move, number: int, cell: str, by: int, owner: int) -> Diagnostic:
+    """``H8 is already occupied by move 1 (Black)``: ``by`` is the move that put the stone there, ``owner`` its seat."""
+    return engine.error(
+        code, move, number, N_("move {number}, {move}: {cell} is already occupied by move {by} ({owner})"),
+        {"cell": cell, "by": by, "owner": engine.names[owner]},
+    )

@@ -37,30 +37,10 @@ from typing import Any
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType, Side
+from generator.i18n import N_, T, Term
 from generator.model import Decision, Move, Op, Ply, Record, Replay
-from generator.rules.messages import move_error
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
 
-UNREADABLE = diagnostics.define(
-    "RULE-N201",
-    "note",
-    "The replay stops at a move that could not be read (Surakarta)",
-    "Fix the move's syntax (see the format error reported at the same place); "
-    "the moves from there on are shown as not replayed.",
-)
-WRONG_SIDE = diagnostics.define(
-    "RULE-E201",
-    "error",
-    "Move by the wrong side (Surakarta turn order)",
-    "The sides move in turn, starting with the side of the first move; check the "
-    "side letters (B = black, R = red) and look for a missing or repeated line.",
-)
-OFF_BOARD = diagnostics.define(
-    "RULE-E202",
-    "error",
-    "Move from or to a point off the 6x6 board (Surakarta)",
-    "Rows are 1-6 from the top and columns A-F from the left; a move is written "
-    "row digit then column letter, e.g. B2E-3E.",
-)
 NO_PIECE = diagnostics.define(
     "RULE-E203",
     "error",
@@ -89,13 +69,6 @@ BAD_CAPTURE = diagnostics.define(
     "A capture travels along the inner or the outer loop through at least one corner "
     "arc, over empty points only, to the first piece it meets; the message says "
     "where the way is blocked.",
-)
-AFTER_END = diagnostics.define(
-    "RULE-E207",
-    "error",
-    "Move after the game was already decided (Surakarta)",
-    "One side had no pieces left, so the game was over; remove the extra moves "
-    "or check the earlier captures.",
 )
 BAD_SETUP = diagnostics.define(
     "RULE-W201",
@@ -157,8 +130,8 @@ NEIGHBOURS: tuple[frozenset[int], ...] = tuple(_neighbours(i) for i in range(SIZ
 class Loop:
     """One circuit: 24 positions in order; ``arc_after[k]`` says k -> k+1 is an arc."""
 
-    name: str  # "inner", "outer"
-    lines: str  # for messages: "rows 2 and 5, columns B and E"
+    name: str  # "inner", "outer" (a word said in the reader's language)
+    lines: str  # for messages: "rows 2 and 5, columns B and E" (likewise)
     cells: tuple[int, ...]
     arc_after: tuple[bool, ...]
     positions: Mapping[int, tuple[int, ...]]  # cell index -> its places on the loop (1 or 2)
@@ -191,8 +164,8 @@ def _loop(name: str, lines: str, row_a: int, row_b: int, col_a: str, col_b: str)
     return Loop(name, lines, cells, arc_after, positions)
 
 
-INNER = _loop("inner", "rows 2 and 5, columns B and E", 2, 5, "B", "E")
-OUTER = _loop("outer", "rows 3 and 4, columns C and D", 3, 4, "C", "D")
+INNER = _loop(T("inner"), T("rows 2 and 5, columns B and E"), 2, 5, "B", "E")
+OUTER = _loop(T("outer"), T("rows 3 and 4, columns C and D"), 3, 4, "C", "D")
 LOOPS: tuple[Loop, ...] = (INNER, OUTER)
 
 
@@ -270,17 +243,27 @@ def parse_setup(rows: list[str] | None) -> tuple[str, ...] | None:
     return clean
 
 
-def _setup_problem(rows: list[str]) -> str:
+def _setup_problem(record: Record, rows: list[str]) -> Diagnostic:
+    """The warning for a malformed board block: what is wrong with it."""
+    where = (record.path, record.setup_line, 1, BAD_SETUP)
     if len(rows) != SIZE:
-        return f"it has {len(rows)} row{'s' if len(rows) != 1 else ''}, not 6"
+        return diagnostics.make(*where, N_(
+            "the board block is malformed (it has {count} rows of the 6 it needs); the standard start position is used"
+        ), count=len(rows))
     for n, row in enumerate(rows, 1):
         row = row.strip().upper()
         if len(row) != SIZE:
-            return f"row {n} ({row!r}) has {len(row)} characters, not 6"
+            return diagnostics.make(*where, N_(
+                "the board block is malformed (row {n} ('{row}') has {length} characters, not 6); "
+                "the standard start position is used"
+            ), n=n, row=row, length=len(row))
         odd = sorted(set(row) - set("0BR"))
         if odd:
-            return f"row {n} ({row!r}) holds {', '.join(repr(c) for c in odd)}, not only 0, B and R"
-    return "it cannot be read"
+            return diagnostics.make(*where, N_(
+                "the board block is malformed (row {n} ('{row}') holds {odd}, not only 0, B and R); "
+                "the standard start position is used"
+            ), n=n, row=row, odd=", ".join(repr(c) for c in odd))
+    return diagnostics.make(*where, N_("the board block is malformed; the standard start position is used"))
 
 
 def _top_letter(rows: tuple[str, ...]) -> str | None:
@@ -336,10 +319,6 @@ class SurakartaState:
         letter = self.letter_at(i)
         return self.sides[letter].colour if letter else ""
 
-    def a_piece(self, i: int) -> str:
-        """ "a black piece" """
-        return f"a {self.colour_at(i)} piece"
-
     def key(self, to_move: str) -> bytes:
         """The position with the side to move, for spotting repetitions."""
         return bytes(self.cells) + to_move.encode()
@@ -353,45 +332,58 @@ class SurakartaState:
         checked here.
         """
         a, b = CELLS[start], CELLS[target]
-        mover = self.sides[letter]
+        mover = T(self.sides[letter].name_en)
         mine = self.code[letter]
         cells = self.cells
         if start == target:
-            return _Verdict(BAD_MOVE, f"the move starts and ends on {a}")
+            return _Verdict(BAD_MOVE, N_("move {number}, {move}: the move starts and ends on {a}"), {"a": a})
         if cells[start] == EMPTY:
-            return _Verdict(NO_PIECE, f"no piece at {a}")
+            return _Verdict(NO_PIECE, N_("move {number}, {move}: no piece at {a}"), {"a": a})
         if cells[start] != mine:
-            return _Verdict(NO_PIECE, f"{a} holds {self.a_piece(start)}, not {mover.name_en}'s")
+            return _Verdict(NO_PIECE, N_("move {number}, {move}: {a} holds {owner}'s piece, not {mover}'s"), {
+                "a": a, "owner": self.name_at(start), "mover": mover
+            })
         if cells[target] == mine:
-            return _Verdict(OWN_PIECE, f"{b} holds {mover.name_en}'s own piece")
+            return _Verdict(OWN_PIECE, N_("move {number}, {move}: {b} holds {mover}'s own piece"), {"b": b, "mover": mover})
         step = target in NEIGHBOURS[start]
         if cells[target] == EMPTY:
             if not step:
-                return _Verdict(BAD_MOVE, f"{a} to {b} is neither one step nor a capture ({b} is empty)")
+                return _Verdict(BAD_MOVE, N_(
+                    "move {number}, {move}: {a} to {b} is neither one step nor a capture ({b} is empty)"
+                ), {"a": a, "b": b})
             if written_capture:
-                why = f"written as a capture, but {b} is empty: read as a plain step from {a} to {b}"
-                return _Verdict(CAPTURE_ONTO_EMPTY, why, legal=True)
+                return _Verdict(CAPTURE_ONTO_EMPTY, N_(
+                    "move {number}, {move}: written as a capture, but {b} is empty: read as a plain step from {a} to {b}"
+                ), {"a": a, "b": b}, legal=True)
             return _Verdict(legal=True)
         route = capture_route(cells, start, target)
         if route is None:
-            why = f"{a} cannot capture on {b}: {self.no_capture(start, target)}"
             if step and not written_capture:
-                why = f"{b} is occupied (a plain step must go to an empty point), and {why}"
-            return _Verdict(BAD_CAPTURE, why)
+                return _Verdict(BAD_CAPTURE, N_(
+                    "move {number}, {move}: {b} is occupied (a plain step must go to an empty point), and {a} "
+                    "cannot capture on {b}: no loop leads from {a} to {b} through a corner arc"
+                ), {"a": a, "b": b})
+            template, args = self.no_capture(start, target)
+            return _Verdict(BAD_CAPTURE, template, args)
         if not written_capture:
-            why = f"written with -, but {b} holds {self.a_piece(target)}: read as a capture"
-            return _Verdict(PLAIN_CAPTURE, why, route, legal=True)
+            return _Verdict(PLAIN_CAPTURE, route=route, legal=True)
         return _Verdict(route=route, legal=True)
+
+    def name_at(self, i: int) -> Term:
+        """The name of the side whose piece stands on ``i`` (there is one)."""
+        letter = self.letter_at(i)
+        assert letter is not None
+        return T(self.sides[letter].name_en)
 
     def play(self, start: int, target: int, route: list[int] | None) -> list[Op]:
         """Move the piece (capturing on ``target`` if ``route``); the ply's ops."""
-        piece = self.ids[start]
+        piece = self.ids[start] or ""  # judge() made sure a piece stands there
         ops: list[Op] = []
         if route is not None:
             victim = self.letter_at(target)
             if victim is not None:  # judge() made sure: the opponent's piece
                 self.counts[victim] -= 1
-            ops.append(scene.remove(self.ids[target]))
+            ops.append(scene.remove(self.ids[target] or ""))
         ops.append(scene.move(piece, CELLS[target]))
         if route is not None:
             ops.append(scene.path([CELLS[c] for c in route], "capture"))
@@ -402,66 +394,77 @@ class SurakartaState:
 
     # -- why a capture fails -------------------------------------------------------
 
-    def no_capture(self, start: int, target: int) -> str:
+    def no_capture(self, start: int, target: int) -> tuple[str, dict[str, Any]]:
         """Why no loop lets the piece at ``start`` capture on ``target``, for an organiser."""
         a, b = CELLS[start], CELLS[target]
+        args: dict[str, Any] = {"a": a, "b": b}
         on_a = [loop for loop in LOOPS if start in loop.positions]
         on_b = [loop for loop in LOOPS if target in loop.positions]
         if not on_a:
-            return f"{a} lies on no loop (the corner points are on neither), so a piece there cannot capture"
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {a} lies on no loop (the corner points are on "
+                "neither), so a piece there cannot capture"
+            ), args
         if not on_b:
-            return f"{b} lies on no loop (the corner points are on neither), so no capture can reach it"
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {b} lies on no loop (the corner points are on "
+                "neither), so no capture can reach it"
+            ), args
         common = [loop for loop in on_a if loop in on_b]
         if not common:
-            return (
-                f"{a} and {b} are not on a common loop ({a} is on the {on_a[0].name} loop only, "
-                f"along {on_a[0].lines}; {b} on the {on_b[0].name} loop only, along {on_b[0].lines})"
-            )
-        found = list(walks(self.cells, start))
-        return "; ".join(self._loop_text(loop, [w for w in found if w.loop is loop], start, target) for loop in common)
-
-    def _loop_text(self, loop: Loop, mine: list[Walk], start: int, target: int) -> str:
-        """Why the walks along one loop fail: where each is blocked, or that it passes no arc."""
-        a, b = CELLS[start], CELLS[target]
-        straight = any(w.met == target and not w.arc for w in mine)
-        # Reading order, whatever order the walks came in.
-        blockers = sorted({w.met for w in mine if w.met is not None and w.met != target})
-        blocked = sum(1 for w in mine if w.met != target)
-        where = _and([f"at {CELLS[c]} by {self.a_piece(c)}" for c in blockers])
-        texts = []
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {a} and {b} are not on a common loop ({a} is on "
+                "the {loop_a} loop only, along {lines_a}; {b} on the {loop_b} loop only, along {lines_b})"
+            ), {**args, "loop_a": on_a[0].name, "lines_a": on_a[0].lines, "loop_b": on_b[0].name, "lines_b": on_b[0].lines}
+        found = [w for w in walks(self.cells, start) if w.loop in common]
+        straight = any(w.met == target and not w.arc for w in found)
+        # Where the other ways stop, in reading order, whatever order the walks came in.
+        blockers = sorted({w.met for w in found if w.met is not None and w.met != target})
+        one = sum(1 for w in found if w.met != target) == 1  # one way is blocked, not several
+        args["loops"] = _loops_word(common)
+        args["cells"] = ", ".join(CELLS[c] for c in blockers)
+        if straight and blockers and one:
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {a} reaches {b} in a straight line without "
+                "passing a corner arc, and the other way along the {loops} is blocked at {cells}"
+            ), args
+        if straight and blockers:
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {a} reaches {b} in a straight line without "
+                "passing a corner arc, and the other ways along the {loops} are blocked at {cells}"
+            ), args
         if straight:
-            texts.append(f"{a} reaches {b} along {_line_name(start, target)} without passing a corner arc")
-        if blockers and straight:
-            ways, are = ("way", "is") if blocked == 1 else ("ways", "are")
-            texts.append(f"the other {ways} along the {loop.name} loop {are} blocked {where}")
-        elif blockers:
-            if len(blockers) == 1 and blocked > 1:
-                where += " (both directions)" if blocked == 2 else " (every direction)"
-            texts.append(f"the way along the {loop.name} loop is blocked {where}")
-        if not texts:  # cannot happen while the target is on the loop; say something true anyway
-            texts.append(f"no way along the {loop.name} loop meets {b}")
-        return ", and ".join(texts)
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: {a} reaches {b} in a straight line without "
+                "passing a corner arc"
+            ), args
+        if blockers and one:
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: the way along the {loops} is blocked at {cells}"
+            ), args
+        if blockers:
+            return N_(
+                "move {number}, {move}: {a} cannot capture on {b}: the ways along the {loops} are blocked at {cells}"
+            ), args
+        # Cannot happen while the target is on a common loop; say something true anyway.
+        return N_("move {number}, {move}: {a} cannot capture on {b}: no way along the {loops} meets {b}"), args
 
 
 @dataclass(slots=True)
 class _Verdict:
-    """What :meth:`SurakartaState.judge` found: a diagnostic code and why, a capture route, legality."""
+    """What :meth:`SurakartaState.judge` found: a diagnostic (code, template, args), a capture route, legality."""
 
     code: str | None = None  # an error when not legal, else a note or warning (or None)
-    why: str = ""
+    template: str = ""
+    args: Mapping[str, Any] = field(default_factory=dict)
     route: list[int] | None = None  # the capture's route; None for a plain step
     legal: bool = False
 
 
-def _and(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c" """
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _line_name(start: int, target: int) -> str:
-    if start // SIZE == target // SIZE:
-        return f"row {start // SIZE + 1}"
-    return f"column {COLUMNS[start % SIZE]}"
+def _loops_word(loops: list[Loop]) -> Term:
+    if len(loops) == 2:
+        return T("inner and outer loops")
+    return T("inner loop") if loops[0] is INNER else T("outer loop")
 
 
 def _index(point: tuple[str, int]) -> int | None:
@@ -476,17 +479,161 @@ def _index(point: tuple[str, int]) -> int | None:
 # -- replay --------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Outcome:
-    """One replay of the moves from one start layout."""
+class SurakartaEngine(Engine):
+    """The replay of the moves from one start layout; the first mover is the side of the first move.
 
-    setup: list[Op]
-    plies: list[Ply] = field(default_factory=list)
-    found: list[Diagnostic] = field(default_factory=list)
-    stopped: int | None = None  # index of the first move not replayed
-    decision: Decision | None = None
-    # Positions seen (board and side to move) -> the plies after which they stood (0 = start).
-    seen: dict[bytes, list[int]] = field(default_factory=dict)
+    Seats follow the record: seat 0 is the side whose letter the first move
+    writes (black or red), seat 1 the other.
+    """
+
+    __slots__ = ("plain", "seen", "sides", "state", "to_move")
+
+    def __init__(self, game: GameType, layout: tuple[str, ...], first_letter: str | None) -> None:
+        super().__init__(game)
+        self.state = state = SurakartaState(game, layout)
+        self.sides = state.sides
+        self.first_letter = first_letter
+        self.to_move = first_letter  # the letter of the side to move
+        if first_letter is not None:
+            order = (first_letter, state.other(first_letter))
+            self.letters = {letter: seat for seat, letter in enumerate(order)}
+            self.colours = tuple(self.sides[letter].colour for letter in order)
+            self.names = tuple(T(self.sides[letter].name_en) for letter in order)
+        else:
+            self.letters = {}  # the first move names no side: it is out of turn, and the replay stops
+        self.plain: list[tuple[Move, int]] = []  # captures written with "-"
+        # Positions seen (board and side to move) -> the plies after which they stood (0 = start).
+        self.seen: dict[bytes, list[int]] = {}
+        if first_letter is not None:
+            self.seen[state.key(first_letter)] = [0]
+
+    def setup(self) -> list[Op]:
+        return self.state.setup_ops()
+
+    def seat_of(self, letter: str) -> int | None:
+        return self.letters.get(letter.strip().upper())
+
+    def read(self, move: Move) -> Any:
+        if move.point is None or move.to is None:
+            return None
+        start, target = _index(move.point), _index(move.to)
+        if start is None:
+            return OffBoard(move.point)
+        if target is None:
+            return OffBoard(move.to)
+        return start, target
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        state, to_move = self.state, self.to_move
+        assert to_move is not None
+        start, target = at
+        verdict = state.judge(to_move, start, target, move.capture)
+        if not verdict.legal:
+            return self.error(verdict.code or BAD_MOVE, move, number, verdict.template, verdict.args)
+        if verdict.code == PLAIN_CAPTURE:
+            self.plain.append((move, number))  # one note for the whole record, in finish()
+        elif verdict.code is not None:
+            self.found.append(self.error(verdict.code, move, number, verdict.template, verdict.args))
+        ops = state.play(start, target, verdict.route)
+        loser = state.other(to_move)
+        if state.counts[loser] == 0:
+            ops.append(scene.note(
+                N_("{loser} has no pieces left: {winner} wins"), loser=SEATS[1 - seat], winner=SEATS[seat]
+            ))
+            self.decision = Decision(SEATS[seat], "no-pieces", number, ())  # type: ignore[arg-type]
+        self.to_move = loser
+        self.turn = 1 - seat
+        self.seen.setdefault(state.key(loser), []).append(number)
+        return self.ply(move, number, seat, ops)
+
+    def ended(self) -> Message:
+        # After the deciding capture the loser is the side to move.
+        return N_(
+            "move {number}, {move}: the game was already over at move {end}: {loser} had no pieces left; "
+            "no move may follow"
+        ), {"end": self.decision.ply if self.decision else 0, "loser": self.names[self.turn]}
+
+    def wrong_side(self, move: Move, expected: int, found: int | None) -> Message:
+        if found is None:
+            return self.unknown_side(move, expected)
+        return N_(
+            "move {number}, {move}: wrong side to move: expected {expected} to move, found {found} (the sides move in turn)"
+        ), {"expected": self.names[expected], "found": self.names[found]}
+
+    def unknown_side(self, move: Move, expected: int) -> Message:
+        game = self.game
+        args = {
+            "letter": move.side.strip().upper(), "expected": self.names[expected],
+            "a": game.first.letter, "name_a": T(game.first.name_en), "b": game.second.letter, "name_b": T(game.second.name_en),
+        }
+        if self.first_letter is None:  # only the first move can leave nobody to move
+            return N_(
+                "move {number}, {move}: the first move must name a side: found unknown side '{letter}' "
+                "({a} = {name_a}, {b} = {name_b})"
+            ), args
+        return N_(
+            "move {number}, {move}: wrong side to move: expected {expected} to move, "
+            "found unknown side '{letter}' ({a} = {name_a}, {b} = {name_b})"
+        ), args
+
+    def off_board(self, move: Move, point: Any) -> Message:
+        return N_("move {number}, {move}: {point} is off the board (6x6: rows 1-6, columns A-F)"), {
+            "point": f"{point[1]}{point[0]}"
+        }
+
+    def finish(self, record: Record, replay: Replay) -> None:
+        if self.plain:
+            # Some writers mark no capture at all: one note, not one per move.
+            first, _ = self.plain[0]
+            numbers = ", ".join(str(n) for _, n in self.plain[:8]) + (" …" if len(self.plain) > 8 else "")
+            where = (record.path, first.line, first.column, PLAIN_CAPTURE)
+            if len(self.plain) == 1:
+                self.found.append(diagnostics.make(
+                    *where, N_("1 capture is written with - instead of X (move {numbers}); read as a capture"),
+                    numbers=numbers,
+                ))
+            else:
+                self.found.append(diagnostics.make(
+                    *where, N_("{count} captures are written with - instead of X (moves {numbers}); read as captures"),
+                    count=len(self.plain), numbers=numbers,
+                ))
+        self._note_repetition(record, replay)
+
+    def _note_repetition(self, record: Record, replay: Replay) -> None:
+        """One note where a position first stands for the third time (same board, same side to move)."""
+        seen = self.seen
+        thirds = [(plies[2], key) for key, plies in seen.items() if len(plies) >= 3]
+        if not thirds:
+            return
+        at, key = min(thirds)
+        plies = seen[key]
+        first = plies[0]
+        seat = 0 if key[-1:].decode() == self.first_letter else 1
+        args = {"start": first + 1, "times": len(plies)}
+        move = record.moves[at - 1]
+        if first == 0:
+            note = scene.note(N_(
+                "long repetition: the start position ({side} to move) stands here for the third time; the moves "
+                "repeat from move {start}, and the position occurs {times} times by the end of the record"
+            ), side=SEATS[seat], **args)
+            template = N_(
+                "move {number}, {move}: long repetition: the start position ({side} to move) stands here for the "
+                "third time; the moves repeat from move {start}, and the position occurs {times} times by the end "
+                "of the record"
+            )
+        else:
+            note = scene.note(N_(
+                "long repetition: the position after move {at} ({side} to move) stands here for the third time; "
+                "the moves repeat from move {start}, and the position occurs {times} times by the end of the record"
+            ), side=SEATS[seat], at=first, **args)
+            template = N_(
+                "move {number}, {move}: long repetition: the position after move {at} ({side} to move) stands here "
+                "for the third time; the moves repeat from move {start}, and the position occurs {times} times by "
+                "the end of the record"
+            )
+            args["at"] = first
+        replay.plies[at - 1].ops.append(note)
+        self.found.append(self.error(REPETITION, move, at, template, {**args, "side": self.names[seat]}))
 
 
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
@@ -503,24 +650,21 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
     if record.setup is not None:
         layout = parse_setup(record.setup)
         if layout is None:
-            why = f"the board block is malformed ({_setup_problem(record.setup)}); the standard start position is used"
-            found.append(diagnostics.make(record.path, record.setup_line, 1, BAD_SETUP, why))
+            found.append(_setup_problem(record, record.setup))
     written = layout is not None
     layout = layout or STANDARD
     first_letter = _first_letter(record.moves, game)
-    outcome = _play(record, game, layout, first_letter)
-    if outcome.stopped is not None:
+    outcome = SurakartaEngine(game, layout, first_letter).replay(record)
+    if outcome.not_replayed:
         upside_down = tuple(reversed(layout))
         if upside_down != layout:
-            other = _play(record, game, upside_down, first_letter)
+            other = SurakartaEngine(game, upside_down, first_letter).replay(record)
             if len(other.plies) > len(outcome.plies):
                 if written:
                     found.append(_flipped_warning(record, game, layout))
                 outcome = other
-    _note_repetition(record, game, outcome, first_letter)
-    found += outcome.found
-    not_replayed = list(record.moves[outcome.stopped :]) if outcome.stopped is not None else []
-    return Replay(outcome.setup, outcome.plies, not_replayed, outcome.decision, found, first_letter)
+    outcome.diagnostics[:0] = found
+    return outcome
 
 
 def _first_letter(moves: list[Move], game: GameType) -> str | None:
@@ -533,123 +677,13 @@ def _first_letter(moves: list[Move], game: GameType) -> str | None:
 def _flipped_warning(record: Record, game: GameType, layout: tuple[str, ...]) -> Diagnostic:
     sides = {game.first.letter: game.first, game.second.letter: game.second}
     top, moved = _top_letter(layout), _top_letter(tuple(reversed(layout)))
+    where = (record.path, record.setup_line, 1, FLIPPED_SETUP)
     if top in sides and moved in sides:
-        what = (
-            f"the board block puts {sides[top].name_en} on top, but the moves play "
-            f"{sides[moved].name_en} from the top rows"
-        )
-    else:
-        what = "the board block as written does not fit the moves"
-    why = f"{what}; the block is read upside down (rows 6 to 1), under which more moves replay"
-    return diagnostics.make(record.path, record.setup_line, 1, FLIPPED_SETUP, why)
-
-
-def _play(record: Record, game: GameType, layout: tuple[str, ...], first_letter: str | None) -> _Outcome:
-    """Replay the moves from one layout, up to the first illegal one."""
-    state = SurakartaState(game, layout)
-    sides = state.sides
-    out = _Outcome(state.setup_ops())
-    to_move = first_letter
-    plain: list[tuple[Move, int]] = []  # captures written with "-"
-    if to_move is not None:
-        out.seen[state.key(to_move)] = [0]
-    for n, move in enumerate(record.moves):
-        number = n + 1
-        error = _unplayable(move, to_move, out.decision, sides)
-        if error is None:
-            assert to_move is not None and move.point is not None and move.to is not None
-            start, target = _index(move.point), _index(move.to)
-            assert start is not None and target is not None  # _unplayable checked both
-            verdict = state.judge(to_move, start, target, move.capture)
-            if not verdict.legal:
-                error = (verdict.code or BAD_MOVE, verdict.why)
-        if error is not None:
-            out.found.append(move_error(record.path, move, number, *error))
-            out.stopped = n
-            break
-        assert to_move is not None
-        if verdict.code == PLAIN_CAPTURE:
-            plain.append((move, number))  # one note for the whole record, below
-        elif verdict.code is not None:
-            out.found.append(move_error(record.path, move, number, verdict.code, verdict.why))
-        ops = state.play(start, target, verdict.route)
-        side = "first" if to_move == first_letter else "second"
-        loser = state.other(to_move)
-        if state.counts[loser] == 0:
-            text = f"{sides[loser].name_en} has no pieces left: {sides[to_move].name_en} wins"
-            ops.append(scene.note(text, "no_pieces", loser="second" if side == "first" else "first", winner=side))
-            out.decision = Decision(side, "no-pieces", number, ())
-        out.plies.append(Ply(number, side, sides[to_move].colour, move.text, ops, move.mark, move.line, move.column))
-        to_move = loser
-        out.seen.setdefault(state.key(to_move), []).append(number)
-    if plain:
-        # Some writers mark no capture at all: one note, not one per move.
-        first, _ = plain[0]
-        numbers = ", ".join(str(n) for _, n in plain[:8]) + (" …" if len(plain) > 8 else "")
-        why = (
-            f"{len(plain)} capture{'s are' if len(plain) > 1 else ' is'} written with - instead of X "
-            f"(move{'s' if len(plain) > 1 else ''} {numbers}); read as captures"
-        )
-        out.found.append(diagnostics.make(record.path, first.line, first.column, PLAIN_CAPTURE, why))
-    return out
-
-
-def _unplayable(
-    move: Move, to_move: str | None, decision: Decision | None, sides: dict[str, Side]
-) -> tuple[str, str] | None:
-    """(code, why) if the move cannot be judged on the board at all: unread, late, out of turn, off it."""
-    if move.point is None or move.to is None:
-        return UNREADABLE, "the move cannot be read; the replay stops here"
-    if decision is not None:
-        # After the deciding capture the loser is the side to move.
-        loser = sides[to_move].name_en if to_move in sides else "one side"
-        return AFTER_END, (
-            f"the game was already over at move {decision.ply}: {loser} had no pieces left; no move may follow"
-        )
-    letter = move.side.strip().upper()
-    if letter not in sides or letter != to_move:
-        return WRONG_SIDE, _turn_text(letter, to_move, sides)
-    for point in (move.point, move.to):
-        if _index(point) is None:
-            return OFF_BOARD, f"{point[1]}{point[0]} is off the board (6x6: rows 1-6, columns A-F)"
-    return None
-
-
-def _turn_text(letter: str, to_move: str | None, sides: dict[str, Side]) -> str:
-    if letter in sides:
-        found = sides[letter].name_en
-    else:
-        known = ", ".join(f"{s.letter} = {s.name_en}" for s in sides.values())
-        found = f"unknown side {letter!r} ({known})"
-    if to_move is None:  # only the first move can leave nobody to move
-        return f"the first move must name a side: found {found}"
-    return f"wrong side to move: expected {sides[to_move].name_en} to move, found {found} (the sides move in turn)"
-
-
-# -- long repetition -----------------------------------------------------------
-
-
-def _note_repetition(record: Record, game: GameType, out: _Outcome, first_letter: str | None) -> None:
-    """One note where a position first stands for the third time (same board, same side to move)."""
-    seen = out.seen
-    thirds = [(plies[2], key) for key, plies in seen.items() if len(plies) >= 3]
-    if not thirds:
-        return
-    at, key = min(thirds)
-    plies = seen[key]
-    first = plies[0]
-    letter = key[-1:].decode()
-    to_move = (game.first if letter == game.first.letter else game.second).name_en
-    since = "the start position" if first == 0 else f"the position after move {first}"
-    text = (
-        f"long repetition: {since} ({to_move} to move) stands here for the third time; "
-        f"the moves repeat from move {first + 1}, and the position occurs {len(plies)} times "
-        "by the end of the record"
-    )
-    since_key = "kind.since_start" if first == 0 else "kind.since_move"
-    side = "first" if letter == first_letter else "second"
-    args = {"since": since_key, "at": first, "side": side, "start": first + 1, "times": len(plies)}
-    out.plies[at - 1].ops.append(scene.note(text, "repetition", **args))
-    move = record.moves[at - 1]
-    message = f"move {at}, {move.text}: {text}"
-    out.found.append(diagnostics.make(record.path, move.line, move.column, REPETITION, message))
+        return diagnostics.make(*where, N_(
+            "the board block puts {top} on top, but the moves play {moved} from the top rows; the block is read "
+            "upside down (rows 6 to 1), under which more moves replay"
+        ), top=T(sides[top].name_en), moved=T(sides[moved].name_en))
+    return diagnostics.make(*where, N_(
+        "the board block as written does not fit the moves; the block is read upside down (rows 6 to 1), under "
+        "which more moves replay"
+    ))
