@@ -46,6 +46,36 @@ def test_every_template_in_the_code_has_a_chinese_translation_with_the_same_plac
             assert _places(translation) == _places(template), f"{path}: {template!r} and {translation!r} fill other places"
 
 
+def test_qipu_reads_the_catalogs_as_babel_does() -> None:
+    for domain in i18n.DOMAINS:
+        path = i18n.catalog_path("zh-CN", domain)
+        expected = {m.id: m.string for m in read_po(path.open("rb")) if m.id and m.string and not m.fuzzy}
+        assert i18n.read_catalog(path.read_text(encoding="utf-8")) == expected, path
+    crafted = """#: a.py
+msgid "one"
+msgstr "一"
+
+#, fuzzy
+msgid "unsure"
+msgstr "不确定"
+
+msgid ""
+"a long template that Babel wraps "
+"over \\"two\\" lines\\n"
+msgstr ""
+"很长的模板，"
+"分两行\\t写"
+
+msgid "not yet"
+msgstr ""
+"""
+    assert i18n.read_catalog(crafted) == {"one": "一", 'a long template that Babel wraps over "two" lines\n': "很长的模板，分两行\t写"}
+    from io import BytesIO
+
+    babel = {m.id: m.string for m in read_po(BytesIO(crafted.encode())) if m.id and m.string and not m.fuzzy}
+    assert i18n.read_catalog(crafted) == babel
+
+
 def test_every_diagnostic_code_has_a_chinese_title() -> None:
     catalog_markdown()  # imports every module that defines codes
     for code in CATALOG:
@@ -93,7 +123,9 @@ def _content_with_a_wrong_result(tmp_path: Path, language: str) -> Path:
     )
     record = f"{{[C5][甲队 B][乙队 W][后手胜][2025.08.01 09:00 合肥][2025 测试赛];{moves}}}"
     (content / "C5-甲队 B vs 乙队 W-后手胜-2025.08.01 09.00 合肥-2025 测试赛.txt").write_text(record, encoding="utf-8")
-    (tmp_path / "site.toml").write_text(f'title = "测试"\nlanguage = "{language}"\ncontent = "content"\noutput = "site"\n', encoding="utf-8")
+    (tmp_path / "site.toml").write_text(
+        f'title = "测试"\nlanguage = "{language}"\ncontent = "content"\noutput = "site"\n', encoding="utf-8"
+    )
     return tmp_path
 
 
@@ -123,7 +155,8 @@ def test_the_game_page_and_the_problems_page_say_the_message_in_the_site_languag
 
 def test_qipu_check_lang_prints_chinese(tmp_path: Path) -> None:
     root = _content_with_a_wrong_result(tmp_path, "en")
-    for lang, words in (("zh-CN", "但按规则第 9 手时判定为“先手胜”"), ("en", "but the rules decide 'first player wins' at move 9")):
+    expected = (("zh-CN", "但按规则第 9 手时判定为“先手胜”"), ("en", "but the rules decide 'first player wins' at move 9"))
+    for lang, words in expected:
         done = subprocess.run(
             [sys.executable, "-m", "generator", "check", "--lang", lang],
             cwd=root, capture_output=True, text=True, encoding="utf-8",
