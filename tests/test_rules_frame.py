@@ -17,7 +17,6 @@ import pytest
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType, Side
-from generator.i18n import T
 from generator.model import Decision, Metadata, Move, Ply, Record, Replay
 from generator.rules import engine
 from generator.rules.engine import SEATS, Engine, Message, OffBoard
@@ -46,7 +45,7 @@ class RowEngine(OnGrid, Engine):
         super().__init__(game)
         seats = (BLACK, WHITE, RED)  # a third seat: the registry's GameType names two
         self.colours = tuple(side.colour for side in seats)
-        self.names = tuple(T(side.name_en) for side in seats)
+        self.names = tuple(side.name for side in seats)
         self.letters = {side.letter: seat for seat, side in enumerate(seats)}
         self.columns, self.rows = game.columns, game.rows
         self.cells: list[int | None] = [None] * game.columns  # the seat on each cell

@@ -41,7 +41,7 @@ Every message is a template with named arguments (see :mod:`generator.i18n`),
 said in the reader's language when it is shown. The templates of the
 diagnostics about one move begin with ``move {number}, {move}: `` and are
 written where the engine words them, marked with :func:`~generator.i18n.N_`;
-a side is named with ``T(side.name_en)`` so that it is translated too.
+a side is named with ``side.name``, said in the registry's own two languages.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from typing import Any
 from generator import diagnostics
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
-from generator.i18n import N_, T, Term
+from generator.i18n import N_, Named
 from generator.model import Decision, Move, Op, Ply, Record, Replay
 
 # A note, not an error: the format reader has already reported the syntax error.
@@ -88,9 +88,6 @@ AFTER_END = diagnostics.define(
 # Ply.side of each seat, in the order of play.
 SEATS: tuple[str, ...] = ("first", "second", "third", "fourth")
 
-# The side names of today's games, as words the catalogs translate: an engine
-# names a side with T(side.name_en), which the catalog must know.
-SIDE_NAMES = (T("Black"), T("White"), T("Red"), T("Blue"))
 
 # What a hook says about a move: an English template (marked with N_ where it
 # is written) and its arguments, without ``number`` and ``move``, which the
@@ -98,10 +95,10 @@ SIDE_NAMES = (T("Black"), T("White"), T("Red"), T("Blue"))
 Message = tuple[str, Mapping[str, Any]]
 
 
-_SEATS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Term, ...], dict[str, int]]] = {}
+_SEATS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Named, ...], dict[str, int]]] = {}
 
 
-def _seats(game: GameType) -> tuple[tuple[str, ...], tuple[Term, ...], dict[str, int]]:
+def _seats(game: GameType) -> tuple[tuple[str, ...], tuple[Named, ...], dict[str, int]]:
     """The colours, names and letters of a game type's seats (see Engine), made once per game type."""
     seats = (game.first, game.second)
     key = (game.code, *(side.letter for side in seats))
@@ -111,7 +108,7 @@ def _seats(game: GameType) -> tuple[tuple[str, ...], tuple[Term, ...], dict[str,
         for seat, side in enumerate(seats):
             letters[side.letter.upper()] = letters[side.letter.lower()] = seat
         known = _SEATS[key] = (
-            tuple(side.colour for side in seats), tuple(T(side.name_en) for side in seats), letters
+            tuple(side.colour for side in seats), tuple(side.name for side in seats), letters
         )
     return known
 

@@ -37,7 +37,7 @@ from typing import Any
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType, Side
-from generator.i18n import N_, T, Term
+from generator.i18n import N_, Named, T, Term
 from generator.model import Decision, Move, Op, Ply, Record, Replay
 from generator.rules.engine import SEATS, Engine, Message, OffBoard
 
@@ -332,7 +332,7 @@ class SurakartaState:
         checked here.
         """
         a, b = CELLS[start], CELLS[target]
-        mover = T(self.sides[letter].name_en)
+        mover = self.sides[letter].name
         mine = self.code[letter]
         cells = self.cells
         if start == target:
@@ -369,11 +369,11 @@ class SurakartaState:
             return _Verdict(PLAIN_CAPTURE, route=route, legal=True)
         return _Verdict(route=route, legal=True)
 
-    def name_at(self, i: int) -> Term:
+    def name_at(self, i: int) -> Named:
         """The name of the side whose piece stands on ``i`` (there is one)."""
         letter = self.letter_at(i)
         assert letter is not None
-        return T(self.sides[letter].name_en)
+        return self.sides[letter].name
 
     def play(self, start: int, target: int, route: list[int] | None) -> list[Op]:
         """Move the piece (capturing on ``target`` if ``route``); the ply's ops."""
@@ -498,7 +498,7 @@ class SurakartaEngine(Engine):
             order = (first_letter, state.other(first_letter))
             self.letters = {letter: seat for seat, letter in enumerate(order)}
             self.colours = tuple(self.sides[letter].colour for letter in order)
-            self.names = tuple(T(self.sides[letter].name_en) for letter in order)
+            self.names = tuple(self.sides[letter].name for letter in order)
         else:
             self.letters = {}  # the first move names no side: it is out of turn, and the replay stops
         self.plain: list[tuple[Move, int]] = []  # captures written with "-"
@@ -564,7 +564,7 @@ class SurakartaEngine(Engine):
         game = self.game
         args = {
             "letter": move.side.strip().upper(), "expected": self.names[expected],
-            "a": game.first.letter, "name_a": T(game.first.name_en), "b": game.second.letter, "name_b": T(game.second.name_en),
+            "a": game.first.letter, "name_a": game.first.name, "b": game.second.letter, "name_b": game.second.name,
         }
         if self.first_letter is None:  # only the first move can leave nobody to move
             return N_(
@@ -682,7 +682,7 @@ def _flipped_warning(record: Record, game: GameType, layout: tuple[str, ...]) ->
         return diagnostics.make(*where, N_(
             "the board block puts {top} on top, but the moves play {moved} from the top rows; the block is read "
             "upside down (rows 6 to 1), under which more moves replay"
-        ), top=T(sides[top].name_en), moved=T(sides[moved].name_en))
+        ), top=sides[top].name, moved=sides[moved].name)
     return diagnostics.make(*where, N_(
         "the board block as written does not fit the moves; the block is read upside down (rows 6 to 1), under "
         "which more moves replay"
