@@ -21,9 +21,10 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from generator import games
 from generator.archive.standings import TIEBREAKS, Points
@@ -52,7 +53,8 @@ CFG_UNKNOWN_KEY = define(
 )
 CFG_TYPE = define(
     "CFG-E003", "error", "a setting in site.toml has a value of the wrong type",
-    "Write the value as the type the message asks for (a string in quotes, a number, true/false, a list in [ ], a table); the default is used meanwhile.",
+    "Write the value as the type the message asks for (a string in quotes, a number, true/false, a list in [ ], a table); "
+    "the default is used meanwhile.",
 )
 CFG_GAME = define(
     "CFG-E004", "error", "an unknown or repeated game code under events.<event>.games",
@@ -72,11 +74,13 @@ CFG_LANGUAGE = define(
 )
 CFG_ENCODING = define(
     "CFG-E008", "error", "an unknown text encoding under [encodings]",
-    'Use an encoding name Python knows ("gb18030", "cp1250", "latin-1", "utf-16" ...); the files are decoded automatically meanwhile.',
+    'Use an encoding name Python knows ("gb18030", "cp1250", "latin-1", "utf-16" ...); '
+    "the files are decoded automatically meanwhile.",
 )
 CFG_ALIAS = define(
     "CFG-E009", "error", "a team spelling listed under two canonical names",
-    "List each spelling under one canonical name only, and do not list a canonical name as a spelling of another; the first listing is kept.",
+    "List each spelling under one canonical name only, and do not list a canonical name as a spelling of another; "
+    "the first listing is kept.",
 )
 CFG_UNREADABLE = define(
     "CFG-E010", "error", "the configuration file cannot be read",
@@ -84,7 +88,8 @@ CFG_UNREADABLE = define(
 )
 CFG_URL = define(
     "CFG-E011", "error", "base_url is not an absolute http(s) address",
-    'Write the full address where the site will be published, e.g. "https://org.github.io/archive/"; no canonical links are written meanwhile.',
+    'Write the full address where the site will be published, e.g. "https://org.github.io/archive/"; '
+    "no canonical links are written meanwhile.",
 )
 CFG_FOLDERS = define(
     "CFG-E012", "error", "the output folder is the content folder or contains it",
@@ -494,7 +499,11 @@ class _Reader:
         """``[theme]``: folders of templates and of static files (text, relative to site.toml's folder)."""
         table = self.table(("theme",), value)
         self.unknown_keys(("theme",), table, ("templates", "static"))
-        return {key: text for key in ("templates", "static") if key in table and (text := self.string(("theme", key), table[key], None))}
+        return {
+            key: text
+            for key in ("templates", "static")
+            if key in table and (text := self.string(("theme", key), table[key], None))
+        }
 
     def check_theme(self, folder: Path, theme: dict[str, str]) -> dict[str, Path]:
         """The theme folders that exist, as absolute paths; a warning for each that does not."""
@@ -516,7 +525,7 @@ class _Reader:
         table = self.table(("limits",), value)
         self.unknown_keys(("limits",), table, tuple(defaults))
         limits = dict(defaults)
-        for key, default in defaults.items():
+        for key in defaults:
             if key not in table:
                 continue
             given = table[key]
@@ -599,7 +608,9 @@ class _Reader:
         default = Points()
         fields = ("win", "draw", "loss")
         self.unknown_keys(path, table, fields)
-        return Points(**{f: self.number(path + (f,), table[f], getattr(default, f)) if f in table else getattr(default, f) for f in fields})
+        return Points(
+            **{f: self.number(path + (f,), table[f], getattr(default, f)) if f in table else getattr(default, f) for f in fields}
+        )
 
     def tiebreaks(self, path: tuple[str, ...], value: Any) -> tuple[str, ...]:
         if not isinstance(value, list):
@@ -657,9 +668,8 @@ class _Reader:
                 self.error(CFG_TYPE, path, N_("{key}: a canonical team name must not be empty"))
                 continue
             if found.get(name, name) != name:
-                owner = dotted(("aliases", found[name]))
                 template = N_("{key}: {name!r} is already listed as a spelling under {owner}; this entry is ignored")
-                self.error(CFG_ALIAS, path, template, name=name, owner=owner)
+                self.error(CFG_ALIAS, path, template, name=name, owner=dotted(("aliases", found[name])))
                 continue
             found[name] = name
             for spelling in self.spellings(path, spellings):

@@ -134,6 +134,7 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
                 )
                 diagnostics.append(_undecodable(source, data, error, templates, encoding=override))
                 return None, diagnostics
+            assert text is not None  # _try gives the text exactly when it gives no offset
             # A BOM written by an editor survives a plain "utf-8" override.
             return _finish(source, text.removeprefix("\ufeff"), override, diagnostics), diagnostics
 
@@ -154,6 +155,7 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
                 )
                 diagnostics.append(_undecodable(source, data, error + len(bom), templates, encoding=name))
                 return None, diagnostics
+            assert text is not None  # _try gives the text exactly when it gives no offset
             return _finish(source, text, name, diagnostics), diagnostics
 
     text, _ = _try(data, "utf-8")
@@ -173,6 +175,7 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
         )
         diagnostics.append(_undecodable(source, data, error, templates))
         return None, diagnostics
+    assert text is not None  # _try gives the text exactly when it gives no offset
     return _finish(source, text, "gb18030", diagnostics), diagnostics
 
 

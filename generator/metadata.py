@@ -17,11 +17,11 @@ import datetime
 import functools
 import re
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 from generator import games
 from generator.diagnostics import Diagnostic, define, make
-from generator.games import GameType
+from generator.games import GameType, Side
 from generator.i18n import T, Term
 from generator.model import Metadata, Result
 
@@ -165,7 +165,8 @@ def _colour_words(game: GameType) -> dict[str, Result]:
     words = _colour_cache.get(key)
     if words is None:
         words = {}
-        for side, result in ((game.first, "first"), (game.second, "second")):
+        sides: tuple[tuple[Side, Result], ...] = ((game.first, "first"), (game.second, "second"))
+        for side, result in sides:
             names = {side.name_zh, side.name_zh.removesuffix("方"), "执" + side.name_zh[:1]}
             words |= _words(tuple(names), result)
             english = loose(side.name_en)
@@ -222,8 +223,8 @@ def _lookup_result(
     m = _TEAM_WIN.fullmatch(key)
     if m:
         name = m.group(1)
-        is_first = bool(first) and loose(first) == name
-        is_second = bool(second) and loose(second) == name
+        is_first = bool(first and loose(first) == name)
+        is_second = bool(second and loose(second) == name)
         if is_first != is_second:
             return ("first" if is_first else "second"), True
         if is_first:  # both teams have that name: recognised, but who won?

@@ -9,8 +9,9 @@ returned :class:`Processed`'s diagnostics.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from generator import decode, formats, games, metadata
 from generator.config import DEFAULT_PLIES

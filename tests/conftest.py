@@ -53,7 +53,9 @@ def red_blue(code: str):  # -> GameType
     )
 
 
-def c5_record(first: str, second: str, result: str, moves: str, when: str = "2025.08.02 10:00 合肥", event: str = "测试赛") -> str:
+def c5_record(
+    first: str, second: str, result: str, moves: str, when: str = "2025.08.02 10:00 合肥", event: str = "测试赛"
+) -> str:
     return f"{{[C5][{first} B][{second} W][{result}][{when}][{event}];{moves}}}"
 
 

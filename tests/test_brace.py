@@ -21,9 +21,18 @@ C5 = games.get("C5")
 C6 = games.get("C6")
 HEXLIKE = red_blue("HEX")
 
-SPEC_C5 = "{[C5][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];B (J,10)MARK[1];W(L,10);B(J,11);W(I,12);B(H,10);W(H,8);B(K,8)}"
-SPEC_C6 = "{[C6][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];B (J,10)MARK[1];W(I,11);W(I,9);B(K,9);B(K,11);W(K,10);W(I,10);B(J,11);B(J,9)}"
-SPEC_HEX = "{[HEX][先手参赛队 R][后手参赛队 B][先手胜][2017.07.29 14:00 重庆][2017 CCGC]; R(E,7)MARK[1];B(E,6);R(F,7);B(G,7);R(D,6);B(F,6);R(C,6);B(G,6)}"
+SPEC_C5 = (
+    "{[C5][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];"
+    "B (J,10)MARK[1];W(L,10);B(J,11);W(I,12);B(H,10);W(H,8);B(K,8)}"
+)
+SPEC_C6 = (
+    "{[C6][先手参赛队 B][后手参赛队 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];"
+    "B (J,10)MARK[1];W(I,11);W(I,9);B(K,9);B(K,11);W(K,10);W(I,10);B(J,11);B(J,9)}"
+)
+SPEC_HEX = (
+    "{[HEX][先手参赛队 R][后手参赛队 B][先手胜][2017.07.29 14:00 重庆][2017 CCGC];"
+    " R(E,7)MARK[1];B(E,6);R(F,7);B(G,7);R(D,6);B(F,6);R(C,6);B(G,6)}"
+)
 
 
 def text_of(raw: str, path: str = "game.txt") -> Text:
@@ -90,7 +99,10 @@ def test_a_side_the_game_does_not_have_is_an_error():
 
 
 def test_one_line_gbk_record_without_final_newline():
-    raw = "{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][首届北京市大学生“人工智能+”创新大赛];B(J,10)MARK[1];W(H,10)MARK[-1];W(H,9)MARK[-2];B(I,11)}"
+    raw = (
+        "{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][首届北京市大学生“人工智能+”创新大赛];"
+        "B(J,10)MARK[1];W(H,10)MARK[-1];W(H,9)MARK[-2];B(I,11)}"
+    )
     data = raw.encode("gbk")
     text, decoding = decode(Source("C6/a.txt", data, hashlib.sha256(data).hexdigest()))
     assert decoding == [] and text.encoding == "gb18030"
@@ -271,7 +283,8 @@ def test_a_mark_in_anything_but_ascii_digits_is_a_warning_and_left_out(mark: str
 def test_a_side_letter_must_be_ascii():
     record = parse(head("B(J,10);Ｗ(K,10);B(L,12)"))
     [error] = errors(record)
-    assert (error.code, error.column) == ("FMT-E103", len("{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][测试赛];B(J,10);") + 1)
+    header = "{[C6][A2 B][B3 W][后手胜][2025.12.27 14:55 北京][测试赛];"
+    assert (error.code, error.column) == ("FMT-E103", len(header + "B(J,10);") + 1)
     assert [m.point for m in record.moves] == [("J", 10), None, ("L", 12)]
 
 
@@ -329,7 +342,10 @@ def test_every_prefix_of_a_record_parses_without_raising(cut):
 
 @pytest.mark.parametrize(
     "raw",
-    ["", "{", "}", "{}", "{[", "{[]", "{[C6]", "{;;;}", "{[C6];(((;)))}", "{[C6];B(J,10)MARK[}", "{[C6];B(J,10)C[;}", "\n\n\n", "{[C6]\x00;B(J,10)}"],
+    [
+        "", "{", "}", "{}", "{[", "{[]", "{[C6]", "{;;;}", "{[C6];(((;)))}", "{[C6];B(J,10)MARK[}", "{[C6];B(J,10)C[;}",
+        "\n\n\n", "{[C6]\x00;B(J,10)}",
+    ],
 )
 def test_odd_inputs_never_raise(raw):
     record = parse(raw)

@@ -214,7 +214,10 @@ def test_wrong_type_in_an_inline_table_names_the_full_key(tmp_path: Path) -> Non
         ('[events.e]\nname = ["a"]\n', "name", "CFG-E003", "events.e.name"),
         ('[events.e.games.C5]\ntiebreaks = "wins"\n', "tiebreaks", "CFG-E003", "events.e.games.C5.tiebreaks"),
         ('[events.e.games.XQ]\npoints = { win = 2 }\n', "XQ", "CFG-E004", "events.e.games.XQ"),
-        ('[events.e.games.C5]\noptions = { renju = true, swap = true }\n', "options", "CFG-E005", "events.e.games.C5.options.swap"),
+        (
+            '[events.e.games.C5]\noptions = { renju = true, swap = true }\n', "options", "CFG-E005",
+            "events.e.games.C5.options.swap",
+        ),
         ('[events.e.games.C6]\noptions = { exact_five = true }\n', "options", "CFG-E005", "events.e.games.C6.options.exact_five"),
         ('[events.e.games.C5.options]\nrenju = "yes"\n', "renju", "CFG-E003", "events.e.games.C5.options.renju"),
         ('[events.e.games.C5]\ntiebreaks = ["wins", "buchholz"]\n', "tiebreaks", "CFG-E006", "events.e.games.C5.tiebreaks"),

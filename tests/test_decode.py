@@ -70,7 +70,7 @@ def test_override_wins_over_automatic_choice():
 
 
 def test_override_wins_over_a_bom():
-    data = codecs.BOM_UTF8 + "é".encode("utf-8")
+    data = codecs.BOM_UTF8 + "é".encode()
     text, _ = decode(source(data), override="latin-1")
     assert text.encoding == "latin-1"
     assert text.text == "\u00ef\u00bb\u00bf\u00c3\u00a9"

@@ -224,7 +224,9 @@ def test_markdown_pages_render_with_a_title_a_table_and_links_between_pages():
         title, html = render_markdown(text, fallback_title=name, link=lambda target: f"{target}/index.html")
         assert title != name and "<h1>" in html, name
         assert "<table>" in html, name
-    _, about = render_markdown((CONTENT / "about.md").read_text(encoding="utf-8"), fallback_title="", link=lambda t: f"{t}/index.html")
+    _, about = render_markdown(
+        (CONTENT / "about.md").read_text(encoding="utf-8"), fallback_title="", link=lambda t: f"{t}/index.html"
+    )
     assert 'href="rules/index.html"' in about, "about.md links to the rules page as the site names it"
 
 

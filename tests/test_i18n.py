@@ -69,7 +69,9 @@ msgstr ""
 msgid "not yet"
 msgstr ""
 """
-    assert i18n.read_catalog(crafted) == {"one": "一", 'a long template that Babel wraps over "two" lines\n': "很长的模板，分两行\t写"}
+    assert i18n.read_catalog(crafted) == {
+        "one": "一", 'a long template that Babel wraps over "two" lines\n': "很长的模板，分两行\t写"
+    }
     from io import BytesIO
 
     babel = {m.id: m.string for m in read_po(BytesIO(crafted.encode())) if m.id and m.string and not m.fuzzy}

@@ -45,7 +45,9 @@ def test_utf16_without_a_mark_gets_its_hint_in_chinese() -> None:
     data = "B(J,10);W(I,11)".encode("utf-16-le")
     _, (d,) = decode.decode(Source("a.txt", data, sha256(data)))
     assert d.message.endswith('name the encoding "utf-16-le" for it in site.toml')
-    assert d.say("zh-CN") == "文本中含有 NUL 字符（第一个在第 1 行）；看来是没有字节顺序标记的 UTF-16：请在 site.toml 中为它指定编码“utf-16-le”"
+    assert d.say("zh-CN") == (
+        "文本中含有 NUL 字符（第一个在第 1 行）；看来是没有字节顺序标记的 UTF-16：请在 site.toml 中为它指定编码“utf-16-le”"
+    )
 
 
 def test_site_toml_mistakes_are_said_in_chinese(tmp_path: Path) -> None:

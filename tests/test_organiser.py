@@ -12,7 +12,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 from test_browser import browser  # noqa: F401 - the fixture: Debian's chromium through Playwright
 

@@ -115,7 +115,7 @@ def test_a_row_in_non_ascii_digits_is_an_unreadable_move_at_its_place(digit: str
 def test_the_replay_stops_at_a_superscript_row_with_a_note_at_the_same_place():
     from generator.pipeline import process
 
-    data = f"([GO9]{HEADER};B[E5];W[D¹];B[C3])".encode("utf-8")
+    data = f"([GO9]{HEADER};B[E5];W[D¹];B[C3])".encode()
     p = process(Source("GO9-a vs b-先手胜.txt", data, sha256(data)), encoding=None, options={})
     column = len(f"([GO9]{HEADER};B[E5];") + 1
     assert [(d.code, d.line, d.column) for d in p.diagnostics if d.code.startswith(("FMT", "RULE", "REC"))] == [

@@ -23,8 +23,8 @@ import heapq
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
 
 from generator.archive.teams import few_pairs
 from generator.diagnostics import Diagnostic, define, make

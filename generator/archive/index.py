@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 
 from generator import games
 from generator.archive import duplicates, stages, standings
-from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.archive.summary import Summary
+from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
 from generator.render import urls
-
 
 
 @dataclass(slots=True)
@@ -209,7 +208,8 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
     # Duplicates are looked for within an event: two teams' programs save the
     # same game into the same event folder. The copy shown is the one whose
     # team names the other records use most: its spellings are the team's.
-    named = Counter(name for pair in sides for name in pair if name is not None)
+    # Keyed by str | None so that a side without a team counts 0 when the copies are compared.
+    named: Counter[str | None] = Counter(name for pair in sides for name in pair if name is not None)
     groups, dup_diags = duplicates.group(
         (duplicates.Entry(
             s.source,

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 _GROUP = re.compile(r"(?:group\s*|第)?(?P<letter>[A-Za-z])(?:\s*组|\s*group)?", re.IGNORECASE)
 _PAIRING = re.compile(r"(?:[A-Za-z]\d+)+")
@@ -72,7 +72,7 @@ def assign(records: Iterable[tuple[str, str, str | None, str | None]]) -> dict[s
     stages = sorted({p.name for p in found.values() if p is not None and p.kind == "stage"})
     stage_order = {name: 1000 + i for i, name in enumerate(stages)}
     members: dict[str, set[str]] = {}
-    for (src, _, first, second), part in zip(records, found.values()):
+    for (_, _, first, second), part in zip(records, found.values()):
         if part is not None and part.kind == "group":
             for team in (first, second):
                 if team:

@@ -20,9 +20,10 @@ with", as organisers expect.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 __all__ = [
     "TIEBREAKS",

@@ -13,8 +13,8 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Container, Iterable, Iterator, Mapping, Sequence
 
 # The key two spellings share when they differ only in width, case or spaces;
 # shared with the metadata reader so both stages compare names alike.

@@ -24,6 +24,7 @@ Board bounds and occupancy are the rules engine's business, not this one's.
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_right
 
 from generator import metadata
@@ -173,6 +174,14 @@ _ANNOTATION = re.compile(r"\s*(?P<name>[A-Za-z_]+)\s*\[(?P<value>[^\]]*)\]")
 _NEXT_MOVE = re.compile(r"\s*[A-Za-z]\s*\(")
 _SPACE = re.compile(r"\s*")
 
+
+def _after_space(text: str, pos: int = 0, end: int = sys.maxsize) -> int:
+    """Where the white space at ``pos`` (up to ``end``) ends."""
+    space = _SPACE.match(text, pos, end)
+    assert space is not None  # \s* matches, if only the empty string, wherever pos <= end
+    return space.end()
+
+
 _FIELDS = ("code", "first", "second", "result", "when", "event")
 # What a header of n fields lacks, by n: written out so each is translated.
 _MISSING_FIELDS = (
@@ -271,7 +280,7 @@ class Reader:
 
     def read(self) -> Record:
         t = self.t
-        start = _SPACE.match(t).end()
+        start = _after_space(t)
         brace = t.find("{")
         if brace < 0:
             if not t.startswith("[", start):
@@ -288,7 +297,7 @@ class Reader:
             end = len(t.rstrip())
             self.report(end, NO_CLOSING_BRACE, N_("no closing }: the record may be truncated"))
         else:
-            after = _SPACE.match(t, end + 1).end()
+            after = _after_space(t, end + 1)
             if after < len(t):
                 self.report(after, TEXT_AFTER, N_('text after the closing }} ignored: "{text}"'), text=self.shown(after, len(t)))
         self.record_span = (pos, end)
@@ -313,7 +322,7 @@ class Reader:
         fields: list[tuple[int, int]] = []  # spans of the values inside [ ]
         header_start = pos
         while pos < end:
-            pos = _SPACE.match(t, pos, end).end()
+            pos = _after_space(t, pos, end)
             if pos >= end:
                 break
             ch = t[pos]
@@ -472,7 +481,7 @@ class Reader:
     def read_odd_move(self, pos: int, end: int) -> int:
         """The careful path for one move that the fast pattern did not take."""
         t = self.t
-        pos = _SPACE.match(t, pos, end).end()
+        pos = _after_space(t, pos, end)
         if pos >= end:
             return end
         if t[pos] == ";":  # an empty entry, ";;": nothing to say
@@ -488,7 +497,7 @@ class Reader:
         move = self.read_point(m, pos)
         after = self.read_annotations(move, m.end(), stop)
         self.moves.append(move)
-        after = _SPACE.match(t, after, stop).end()
+        after = _after_space(t, after, stop)
         if after >= stop:
             return stop + 1
         if _NEXT_MOVE.match(t, after, stop):

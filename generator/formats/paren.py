@@ -27,11 +27,11 @@ from generator.diagnostics import define
 from generator.formats.brace import (
     _CODE,
     _NORMALISE,
-    _SPACE,
     MISSING_SEMICOLON,
     NO_MOVES,
     TEXT_IN_MOVE,
     Reader,
+    _after_space,
 )
 from generator.games import GameType
 from generator.i18n import N_
@@ -119,7 +119,7 @@ class _Reader(Reader):
 
     def read(self) -> Record:
         t = self.t
-        start = _SPACE.match(t).end()
+        start = _after_space(t)
         opening = _OPEN.search(t, start)
         if opening is None:
             self.report(start, NO_RECORD, N_("no ([…]…) record found: the file does not start with ([CODE]"))
@@ -149,7 +149,7 @@ class _Reader(Reader):
             end = len(t.rstrip())
             self.report(end, NO_CLOSING, N_("no closing ): the record may be truncated"))
         else:
-            after = _SPACE.match(t, end + 1).end()
+            after = _after_space(t, end + 1)
             if after < len(t):
                 self.report(after, TEXT_AROUND, N_('text after the closing ) ignored: "{text}"'), text=self.shown(after, len(t)))
         self.record_span = (opening.start() + 1, end)
@@ -233,7 +233,7 @@ class _Reader(Reader):
     def read_moves_carefully(self, pos: int, end: int) -> None:
         t = self.t
         while pos < end:
-            pos = _SPACE.match(t, pos, end).end()
+            pos = _after_space(t, pos, end)
             if pos >= end:
                 return
             if t[pos] == ";":
@@ -243,14 +243,14 @@ class _Reader(Reader):
             stop = end if stop < 0 else stop
             m = _LOOSE_MOVE.match(t, pos, stop)
             move = self.loose_move(m, pos, stop) if m else None
-            if move is None:
+            if m is None or move is None:
                 raw = self.original[pos:stop].strip()
                 self.report(pos, BAD_MOVE, N_('cannot read the move "{move}"'), move=self.shown(pos, stop))
                 self.add_unreadable(pos, raw)
                 pos = stop + 1
                 continue
             self.moves.append(move)
-            after = _SPACE.match(t, self.read_annotations(move, m.end(), stop), stop).end()
+            after = _after_space(t, self.read_annotations(move, m.end(), stop), stop)
             if after >= stop:
                 pos = stop + 1
             elif _NEXT_MOVE.match(t, after, stop):

@@ -8,7 +8,7 @@ files are rewritten to the ``.html`` pages they become.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt

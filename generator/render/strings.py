@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 _ZH = {
     "language": "zh-CN",  # the catalogs' language (generator.i18n) of what the engines say
@@ -97,7 +97,9 @@ _ZH = {
     "all_games": "全部对局",
     "results_per_event": "各赛事成绩",
     "no_problems": "所有棋谱均无问题。",
-    "problems_intro": "下列棋谱文件有错误、警告或提示。有错误的对局仍然显示到出错的那一步；提示只说明 Qipu 做了哪些规范化，无需处理。",
+    "problems_intro": (
+        "下列棋谱文件有错误、警告或提示。有错误的对局仍然显示到出错的那一步；提示只说明 Qipu 做了哪些规范化，无需处理。"
+    ),
     "file": "文件",
     "line": "行",
     "column": "列",
@@ -207,11 +209,15 @@ _EN = {
     "crosstable": "Crosstable",
     "crosstable_too_large": "{n} teams: the crosstable would be too large to show; each team's games are on its team page.",
     "problems_by_team": "By team: inconsistent records",
-    "problems_by_team_intro": "For each team, how many of its records have errors or warnings, and why (a record counts for both teams it names).",
+    "problems_by_team_intro": (
+        "For each team, how many of its records have errors or warnings, and why (a record counts for both teams it names)."
+    ),
     "inconsistent": "Inconsistent",
     "why": "Why",
     "compare_title": "Two records of one game disagree",
-    "compare_intro": "Both programs saved the same game, and the files differ. Here they are move by move; decide which one is right.",
+    "compare_intro": (
+        "Both programs saved the same game, and the files differ. Here they are move by move; decide which one is right."
+    ),
     "compare_same": "moves {a}–{b} are the same in both ({n} moves)",
     "compare_differ": "Differ in",
     "compare_from": "from move {n}",
@@ -245,7 +251,10 @@ _EN = {
     "all_games": "All games",
     "results_per_event": "Results per event",
     "no_problems": "No record has a problem.",
-    "problems_intro": "These record files have errors, warnings or notes. A game with an error is still shown up to the move that failed; a note only says what Qipu normalised and needs nothing done.",
+    "problems_intro": (
+        "These record files have errors, warnings or notes. A game with an error is still shown up to the move that failed; "
+        "a note only says what Qipu normalised and needs nothing done."
+    ),
     "file": "File",
     "line": "Line",
     "column": "Column",
