@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import demo_go  # noqa: E402
 
-from generator import formats, games  # noqa: E402
+from generator import games  # noqa: E402
 from generator.model import Text  # noqa: E402
 
 

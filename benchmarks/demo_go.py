@@ -68,7 +68,8 @@ EVENTS = (
 class Game:
     first: str
     second: str
-    moves: list[tuple[str, str]] = field(default_factory=list)  # (side letter, point as written between the brackets or "" for a pass)
+    # (side letter, point as written between the brackets or "" for a pass)
+    moves: list[tuple[str, str]] = field(default_factory=list)
     result: str = ""  # "first", "second", "draw"
     marks: dict[int, int] = field(default_factory=dict)  # move index -> MARK value
     time: str = ""  # "09:00"
@@ -349,7 +350,8 @@ def event_files(event: DemoEvent) -> list[DemoFile]:
             writer = WRITERS[n % len(WRITERS)]
             text, quirk = _quirks(event, game, writer, n, rng)
             name = file_name(event, game)
-            files.append(DemoFile(f"{event.folder}/{name}", text.encode("gbk" if writer.encoding == "gbk" else writer.encoding), quirk))
+            data = text.encode("gbk" if writer.encoding == "gbk" else writer.encoding)
+            files.append(DemoFile(f"{event.folder}/{name}", data, quirk))
             n += 1
     return files
 

@@ -187,7 +187,8 @@ def event_files() -> tuple[list[DemoFile], dict[str, list[str]]]:
                     writer = WRITERS[n % len(WRITERS)]
                     # Programs that let red move first (from the bottom rows), as real ones do.
                     colour = RED if writer.name in ("dash", "lower") else BLACK
-                    game = make_game(first, second, colour, "2025-11-22", slots[(2 * rnd + leg) % 6], f"su:{letter}:{rnd}:{x}:{y}:{leg}")
+                    seed = f"su:{letter}:{rnd}:{x}:{y}:{leg}"
+                    game = make_game(first, second, colour, "2025-11-22", slots[(2 * rnd + leg) % 6], seed)
                     points[first] = points.get(first, 0) + {"first": 1.0, "draw": 0.5}.get(game.result, 0.0)
                     points[second] = points.get(second, 0) + {"second": 1.0, "draw": 0.5}.get(game.result, 0.0)
                     folder = _group_folder(letter, teams, x, y, rnd)
@@ -224,9 +225,13 @@ def _files(game: Game, writer: Writer, folder: str, where: tuple[str, int, int, 
     if where == ("A", 1, 1, 0):
         # The same game saved by the second team's program, its own name in pinyin.
         pinyin = {"哈理工·苏拉": "HLG SuLa"}
-        copy = Game(pinyin.get(game.first, game.first), pinyin.get(game.second, game.second), game.first_colour, game.date, game.time, game.moves, game.result, game.decided)
+        copy = Game(
+            pinyin.get(game.first, game.first), pinyin.get(game.second, game.second), game.first_colour,
+            game.date, game.time, game.moves, game.result, game.decided,
+        )  # fmt: skip
         other = WRITERS[3]
-        out.append(DemoFile(f"{FOLDER}/{folder}{file_name(copy, '-副本')}", encode(record_text(copy, other), other), "copy by the other program"))
+        data = encode(record_text(copy, other), other)
+        out.append(DemoFile(f"{FOLDER}/{folder}{file_name(copy, '-副本')}", data, "copy by the other program"))
     if where == ("B", 1, 0, 0):
         # The second program's copy stopped four moves early and says the game was undecided.
         short = Game(game.first, game.second, game.first_colour, game.date, game.time, game.moves[:-4], game.result)
@@ -266,7 +271,8 @@ def _final(order: dict[str, list[str]]) -> list[DemoFile]:
         if game.result == "draw":
             game.result = "first"  # decided by the tie-break game, not recorded here
         winners.append(x if game.result == "first" else y)
-        files.append(DemoFile(f"{FOLDER}/决赛/11.23/{label}/{file_name(game)}", encode(record_text(game, WRITERS[0]), WRITERS[0])))
+        data = encode(record_text(game, WRITERS[0]), WRITERS[0])
+        files.append(DemoFile(f"{FOLDER}/决赛/11.23/{label}/{file_name(game)}", data))
     game = make_game(winners[0], winners[1], BLACK, "2025-11-23", "14:00", "su:final")
     files.append(DemoFile(f"{FOLDER}/决赛/11.23/冠亚军/{file_name(game)}", encode(record_text(game, WRITERS[0]), WRITERS[0])))
     return files

@@ -33,9 +33,9 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -767,7 +767,7 @@ def assign_quirks(event: DemoEvent, pairings: list[Pairing], tie: tuple[str, str
     for quirk, p in zip(wanted, calm):
         p.quirk = quirk
     # A differently spelled team name, and a header typed with a Chinese input method.
-    for team, spelling in DEMO_SPELLINGS.items():
+    for team in DEMO_SPELLINGS:
         mine = [p for p in pairings if team in (p.first, p.second) and not p.quirk]
         if mine:
             mine[len(mine) // 2].quirk = "alias"

@@ -79,7 +79,11 @@ def test_event_page_has_groups_a_final_stage_and_overall_standings(site):
     for heading in ("总积分表", "A 组", "B 组", "决赛"):
         assert heading in page
     # Each group's standings hold its own four teams, and no other.
-    for group, teams in (("a", ("北科大·沼泽", "哈理工·苏拉", "北信科·贝壳", "安大·天源")), ("b", ("八哥", "北理工·一齐", "沈航·峰回", "合工大·苏苏"))):
+    groups = (
+        ("a", ("北科大·沼泽", "哈理工·苏拉", "北信科·贝壳", "安大·天源")),
+        ("b", ("八哥", "北理工·一齐", "沈航·峰回", "合工大·苏苏")),
+    )
+    for group, teams in groups:
         part = page.split(f'id="SU-group-{group}"')[1].split("</section>")[0]
         table = part.split('class="q-standings"')[1].split("</table>")[0]
         assert sorted(re.findall(r'<td><a href="[^"]+">([^<]+)</a></td>', table)) == sorted(teams)
