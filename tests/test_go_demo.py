@@ -107,15 +107,29 @@ def test_each_team_plays_once_per_round_and_the_stronger_teams_lead(games):
     assert points["北邮·星弈"] > points["电子科大·蜀道"]
 
 
-def test_records_vary_like_real_writers(games):
-    raw = [(CONTENT / p.source).read_bytes() for played in games.values() for p in played]
-    assert any(b.startswith(b"\xef\xbb\xbf") for b in raw), "UTF-8 with a BOM"
-    assert sum(1 for b in raw if not b.startswith(b"\xef\xbb\xbf")) > len(raw) // 2, "mostly GBK"
-    assert any(not b.endswith(b"\n") for b in raw) and any(b.count(b"\r\n") > 10 for b in raw)
-    assert any("；".encode("gbk") in b for b in raw), "full-width semicolons"
-    assert any(b"[tt]" in b for b in raw) and any(b"B[]" in b or b"W[]" in b for b in raw), "both ways to pass"
-    assert any(b.startswith(b"[(GO9)") for b in raw), "the standard's own bracket slip"
-    assert any(b"MARK[-" in b for b in raw)
+def test_the_writers_habits_are_read_as_the_standard_means(games):
+    """The records vary as real writers' do, and the reader takes each habit in its stride."""
+    played = [p for ps in games.values() for p in ps]
+    raw = {p.source: (CONTENT / p.source).read_bytes() for p in played}
+
+    def having(habit: bytes, at_start: bool = False) -> list[Processed]:
+        found = [p for p in played if (raw[p.source].startswith(habit) if at_start else habit in raw[p.source])]
+        assert found, f"no demo record has {habit!r}"
+        for p in found:
+            assert p.record is not None and p.record.moves, p.source
+        return found
+
+    having(b"\xef\xbb\xbf", at_start=True)  # UTF-8 with a BOM: read, the mark not taken for text
+    assert sum(1 for b in raw.values() if not b.startswith(b"\xef\xbb\xbf")) > len(raw) // 2, "mostly GBK"
+    for p in having("；".encode("gbk")):  # full-width semicolons: read as ';', with a note
+        assert "FMT-N101" in {d.code for d in p.diagnostics}, p.source
+    for habit in (b"[tt]", b"B[]"):  # both ways to pass
+        for p in having(habit):
+            assert any(m.passed for m in p.record.moves), p.source
+    for p in having(b"[(GO9)", at_start=True):  # the standard's own bracket slip: a warning, and read
+        assert "FMT-W301" in {d.code for d in p.diagnostics}, p.source
+    marks = {m.mark for p in having(b"MARK[-") for m in p.record.moves}
+    assert {-1, -2} & marks, "negative MARK values are kept"
 
 
 def test_the_built_event_pages_show_every_team(tmp_path, games):
