@@ -8,15 +8,17 @@ the family modules it needs.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 from generator.i18n import Named
+from generator.model import SEATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,9 @@ class GameType:
     board: str  # module in generator/boards/
     first: Side
     second: Side
+    # The board's size; 0 for a game whose records name no point on a grid
+    # (cards: Dou Dizhu, bridge, poker). Nothing outside the game's own
+    # modules reads them.
     columns: int
     rows: int
     # Rule parameters fixed by the game (k in a row, stones per turn ...).
@@ -56,23 +61,56 @@ class GameType:
     # The file suffixes its records are written with, lower case; a game page
     # is named after its record without one of them.
     suffixes: tuple[str, ...] = (".txt",)
+    # The seats after ``first`` and ``second``, in the order of play: a game
+    # of three seats (Dou Dizhu) or four (bridge) names them here.
+    more_seats: tuple[Side, ...] = ()
+    # Seats that win or lose together whatever the record says (bridge:
+    # ((0, 2), (1, 3)), North-South against East-West). Partnerships that a
+    # record decides (Dou Dizhu's two farmers) are its result's business:
+    # the result names every seat that won ("second+third").
+    partnerships: tuple[tuple[int, ...], ...] = ()
+    # Whether its results are scores (boxes, chips, bridge points): the
+    # standings then add each team's up (see archive.standings).
+    scored: bool = False
 
     @property
     def name(self) -> Named:
         """The game's name, said in a message's language."""
         return Named(self.name_en, self.name_zh)
 
+    @property
+    def seats(self) -> tuple[Side, ...]:
+        """Every seat's side, in the order of play: ``first``, ``second``, then ``more_seats``."""
+        return (self.first, self.second, *self.more_seats)
+
+    @property
+    def grid(self) -> bool:
+        """Whether records name points on a board of ``columns`` x ``rows`` (not cards)."""
+        return self.columns > 0 and self.rows > 0
+
     def side_of(self, letter: str) -> str | None:
-        """"first"/"second" for a side letter as written, or None if unknown."""
+        """The seat ("first", "second", "third" ...) a side letter as written names, or None if unknown."""
         letter = letter.upper()
         if letter == self.first.letter:
             return "first"
         if letter == self.second.letter:
             return "second"
+        for seat, side in enumerate(self.more_seats, 2):
+            if letter == side.letter:
+                return SEATS[seat]
         return None
 
     def colour(self, side: str) -> str:
-        return self.first.colour if side == "first" else self.second.colour
+        if side == "first" or side == "second" or not self.more_seats:
+            return self.first.colour if side == "first" else self.second.colour
+        return self.seats[SEATS.index(side)].colour
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The seats that win or lose with ``seat`` (itself included) by the game's partnerships."""
+        for partnership in self.partnerships:
+            if seat in partnership:
+                return partnership
+        return (seat,)
 
     def ordered(self, first_letter: str | None) -> GameType:
         """This game type with the sides in the order one record plays them.
@@ -86,7 +124,11 @@ class GameType:
         return _swapped(self)
 
     def module(self, layer: str) -> ModuleType:
-        """The module of this game type for a layer: "format", "rules" or "board"."""
+        """The module of this game type for a layer: "format", "rules" or "board".
+
+        A name with a dot in it is a full module path (a game type a test
+        defines in its own module); a plain name is a module of the package.
+        """
         return _module(_PACKAGES[layer], getattr(self, layer))
 
 
@@ -106,7 +148,7 @@ def _swapped(game: GameType) -> GameType:
 @functools.cache
 def _module(package: str, name: str) -> ModuleType:
     # Asked for several times per record: the import machinery costs more than the answer.
-    return importlib.import_module(f"generator.{package}.{name}")
+    return importlib.import_module(name if "." in name else f"generator.{package}.{name}")
 
 _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")
@@ -131,7 +173,7 @@ def _go_family(code: str, name_zh: str, name_en: str, size: int, variant: str, *
     )
 
 
-GAMES: Mapping[str, GameType] = MappingProxyType(
+_REGISTRY: dict[str, GameType] = dict(
     {
         "C5": GameType(
             code="C5",
@@ -207,6 +249,38 @@ GAMES: Mapping[str, GameType] = MappingProxyType(
 )
 
 
+# Read-only for everyone: only registered() below adds to it, for a while.
+GAMES: Mapping[str, GameType] = MappingProxyType(_REGISTRY)
+
+
+@contextlib.contextmanager
+def registered(*extra: GameType) -> Iterator[None]:
+    """The registry with these game types added, while the block runs.
+
+    For tests of invented game types (their modules named by full dotted
+    paths, see :meth:`GameType.module`): the real codes are named here and
+    nowhere else, and none may be replaced.
+    """
+    taken = [game.code for game in extra if game.code in _REGISTRY]
+    if taken:
+        raise ValueError(f"game codes already registered: {', '.join(taken)}")
+    for game in extra:
+        _REGISTRY[game.code] = game
+    _forget()
+    try:
+        yield
+    finally:
+        for game in extra:
+            _REGISTRY.pop(game.code, None)
+        _forget()
+
+
+def _forget() -> None:
+    """Drop what was worked out from the registry as it was."""
+    record_suffixes.cache_clear()
+    format_names.cache_clear()
+
+
 def get(code: str | None) -> GameType | None:
     """The game type for a code as written (case-insensitive), or None."""
     if not code:
@@ -216,6 +290,12 @@ def get(code: str | None) -> GameType | None:
 
 def codes() -> list[str]:
     return sorted(GAMES)
+
+
+@functools.cache
+def format_names() -> tuple[str, ...]:
+    """The distinct format (notation family) modules the registry names, in registry order."""
+    return tuple(dict.fromkeys(game.format for game in GAMES.values()))
 
 
 @functools.cache

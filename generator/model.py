@@ -9,16 +9,58 @@ behaviour beyond small conveniences.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any
 
 from generator.diagnostics import Diagnostic
 
 # A result, declared or computed, always from the point of view of the order
 # of play: the first player (先手) or the second (后手). Colours differ per game.
-Result = Literal["first", "second", "draw", "unknown"]
+# Games of more seats name the winning seat ("third"), or the seats that won
+# together joined by "+" in seat order ("first+third": bridge's North-South,
+# Dou Dizhu's two farmers); see winner_of() and seats_of(). So a plain str:
+# RESULTS are the words of every two-seat game.
+Result = str
 RESULTS: tuple[Result, ...] = ("first", "second", "draw", "unknown")
+
+# The seats in the order of play (Ply.side, the keys of a score): seat 0 moves first.
+SEATS: tuple[str, ...] = ("first", "second", "third", "fourth", "fifth", "sixth")
+_SEAT_INDEX = {name: seat for seat, name in enumerate(SEATS)}
+
+
+def winner_of(seats: Iterable[int]) -> str:
+    """The result that says these seats won (together): ``{0, 2}`` -> ``"first+third"``; none: ``"draw"``."""
+    won = sorted(set(seats))
+    return "+".join(SEATS[seat] for seat in won) if won else "draw"
+
+
+def seats_of(result: str | None) -> tuple[int, ...]:
+    """The seats a result or a score key names: ``"first+third"`` -> ``(0, 2)``; () for a draw, unknown or None."""
+    if not result:
+        return ()
+    seats = tuple(_SEAT_INDEX.get(name, -1) for name in result.split("+"))
+    return () if -1 in seats else seats
+
+
+def winner_by_score(score: Mapping[str, float]) -> str:
+    """The result a score says: the seat or partnership (key) with the highest score; a draw when level."""
+    counted = {key: value for key, value in score.items() if seats_of(key)}
+    if not counted:
+        return "unknown"
+    best = max(counted.values())
+    top = [key for key, value in counted.items() if value == best]
+    return top[0] if len(top) == 1 else "draw"
+
+
+def game_id(path: str, game: int = 0) -> str:
+    """The archive's name of a game: its file's path, and ``#n`` after it for game n of a file of several."""
+    return f"{path}#{game}" if game else path
+
+
+def decided(result: str | None) -> bool:
+    """Whether a result says how the game ended (a winner or a draw), not unknown or missing."""
+    return result == "draw" or bool(seats_of(result))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +121,17 @@ class Move:
     # A pass (Go family: ``B[]`` or ``B[tt]``): ``point`` is None and the
     # move is not an unreadable one.
     passed: bool = False
+    # A compound action, one ply in the move list: what it is made of after
+    # ``point`` and ``to``, in the order played (the arrow an Amazons queen
+    # shoots from where it lands; the further landing squares of a draughts
+    # capture; the cards of a card play, where there is no point at all).
+    parts: tuple[Any, ...] = ()
+
+    @property
+    def points(self) -> tuple[Any, ...]:
+        """Everything the move names, in order: ``point``, ``to``, then ``parts`` (missing ones left out)."""
+        head = tuple(p for p in (self.point, self.to) if p is not None)
+        return head + self.parts if self.parts else head
 
 
 @dataclass(slots=True)
@@ -98,6 +151,17 @@ class Metadata:
     time: str | None = None  # "14:55" (24 h), or None when only a date is known
     place: str | None = None
     event: str | None = None
+    # Games of more than two seats: the players of the third seat on, in the
+    # order of play (Dou Dizhu's PC, bridge's West after North, East, South).
+    more: tuple[str | None, ...] = ()
+    # A result that is a score: per seat or per partnership, keyed as results
+    # are ("first", "first+third"), e.g. the chips a poker match declares.
+    score: Mapping[str, float] | None = None
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The player (team) of every seat named, in the order of play."""
+        return (self.first, self.second, *self.more)
 
 
 @dataclass(slots=True)
@@ -113,6 +177,10 @@ class Record:
     # rows top to bottom, as the family reads them (SU: "BBBBBB", "000000" ...).
     setup: list[str] | None = None
     setup_line: int = 0  # line of the first setup row, for diagnostics
+    # Where a file holds several games (a match): this game's number in it,
+    # from 1, and the line it starts on; 0 and line 1 for a file of one game.
+    game: int = 0
+    line: int = 1
 
 
 # A frame operation, as sent to viewer.js (JSON arrays):
@@ -139,7 +207,7 @@ class Ply:
     """One replayed move: what it looked like and what it did to the board."""
 
     number: int  # 1-based
-    side: Literal["first", "second"]
+    side: str  # the seat that moved, one of SEATS: "first", "second" (two seats), "third" ...
     colour: str  # "black", "white", ...
     label: str  # the move as shown in the move list
     ops: list[Op]
@@ -168,8 +236,18 @@ class Decision:
     ply: int  # the ply that decided it
     cells: tuple[str, ...] = ()
     # The numbers behind it, when there are some: the area count of Go,
-    # e.g. {"first": 45.0, "second": 36.0, "komi": 7.5}.
+    # e.g. {"first": 45.0, "second": 36.0, "komi": 7.5}. In a game whose
+    # result is a score (boxes, chips, bridge points) it holds one per seat
+    # or per partnership, keyed as results are ("first", "first+third").
     score: dict[str, float] | None = None
+
+    @classmethod
+    def from_scores(cls, score: Mapping[str, float], rule: str, ply: int, cells: tuple[str, ...] = ()) -> Decision:
+        """The decision of a game won on score: the seat or partnership with the most wins; level: a draw.
+
+        Keys that name no seat (Go's "komi") are carried along, not compared.
+        """
+        return cls(winner_by_score(score), rule, ply, cells, dict(score))
 
 
 @dataclass(slots=True)

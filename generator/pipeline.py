@@ -8,6 +8,7 @@ returned :class:`Processed`'s diagnostics.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from typing import Any
 from generator import decode, formats, games, metadata
 from generator.config import DEFAULT_PLIES
 from generator.diagnostics import Diagnostic, define, make
-from generator.i18n import T
-from generator.model import Metadata, Record, Replay, Result, Source
+from generator.i18n import Named, T
+from generator.model import Metadata, Record, Replay, Result, Source, decided, game_id, seats_of, winner_by_score
 
 E_RESULT = define(
     "RES-E001",
@@ -61,6 +62,34 @@ class Processed:
     replay: Replay | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     named: Metadata | None = None  # what the file name alone says
+    game: int = 0  # its number in a file of several games, from 1; 0: the file holds one game
+
+    @property
+    def id(self) -> str:
+        """What names this game in the archive: its file, and its number where the file holds several."""
+        return game_id(self.source, self.game)
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The player (team) of every seat, in the order of play (merged metadata)."""
+        return self.meta.players
+
+    @property
+    def score(self) -> dict[str, float] | None:
+        """The score of a game whose result is one (boxes, chips, bridge points): per seat or partnership.
+
+        The rules' where they counted it, else the declared one; None for
+        games that are won, not scored (Go's area count is how it was won,
+        not a score the standings add up).
+        """
+        game = games.get(self.code)
+        if game is None or not game.scored:
+            return None
+        decision = self.replay.decision if self.replay else None
+        if decision is not None and decision.score:
+            return {key: value for key, value in decision.score.items() if seats_of(key)}
+        declared = self.meta.score
+        return {key: float(value) for key, value in declared.items() if seats_of(key)} if declared else None
 
     def spellings(self) -> tuple[tuple[str, str], ...]:
         """Team names the header and the file name spell differently: (header, file name) pairs.
@@ -93,7 +122,7 @@ class Processed:
         if computed is not None:
             return computed
         declared = self.declared
-        return declared if declared in ("first", "second", "draw") else None
+        return declared if decided(declared) else None
 
     @property
     def plies(self) -> int:
@@ -130,36 +159,80 @@ def process(
     """Decode, parse and replay one record. ``options`` maps a game code to its rule options.
 
     ``plies``: a record with more moves than this is not replayed (REC-E002).
+    A file that holds several games gives its first here: see :func:`process_games`.
+    """
+    return process_games(source, encoding=encoding, options=options, folder=folder, plies=plies)[0]
+
+
+def process_games(
+    source: Source,
+    *,
+    encoding: str | None,
+    options: Mapping[str, Mapping[str, Any]],
+    folder: Metadata | None = None,
+    plies: int = DEFAULT_PLIES,
+) -> list[Processed]:
+    """Every game of one record file, each decoded, parsed and replayed as :func:`process` does one.
+
+    A file of one game gives a list of one. A file of several (an Amazons
+    file, a match of EinStein, bridge or poker) gives one :class:`Processed`
+    per game, in the file's order, each with its own moves, replay, result
+    and diagnostics; what is said about the file as a whole (its encoding)
+    goes with its first game.
     """
     try:
-        return _process(source, encoding=encoding, options=options, folder=folder, plies=plies)
+        return _process_games(source, encoding=encoding, options=options, folder=folder, plies=plies)
     except Exception as exc:  # a bug in Qipu must not take the build down
         diag = make(
             source.path, 0, 0, E_CRASH, "internal error while reading this record: {error}", error=f"{type(exc).__name__}: {exc}"
         )
-        return Processed(source.path, source.sha256, len(source.data), None, Metadata(), None, None, None, None, [diag])
+        return [Processed(source.path, source.sha256, len(source.data), None, Metadata(), None, None, None, None, [diag])]
 
 
-def _process(
+def _process_games(
     source: Source,
     *,
     encoding: str | None,
     options: Mapping[str, Mapping[str, Any]],
     folder: Metadata | None,
     plies: int,
-) -> Processed:
-    diagnostics: list[Diagnostic] = []
+) -> list[Processed]:
     name = source.path.rpartition("/")[2]  # a relative POSIX path (PurePosixPath costs microseconds)
     from_name = metadata.from_filename(name)
     text, found = decode.decode(source, encoding)
-    diagnostics += found
     if text is None:
-        return Processed(
-            source.path, source.sha256, len(source.data), None, from_name, None, from_name.result, None, None, diagnostics
-        )
-    record = formats.read(text, from_name.code)
-    diagnostics += record.diagnostics
+        return [
+            Processed(
+                source.path, source.sha256, len(source.data), None, from_name, None, from_name.result, None, None, found
+            )
+        ]
+    records = formats.read_games(text, from_name.code)
+    if len(records) == 1:
+        return [_process_game(source, records[0], from_name, found, options, folder, plies)]
+    # The file name's result is the match's (poker's chips, the games won),
+    # not any one game's: each game is compared with its own header only.
+    match = dataclasses.replace(from_name, result=None, result_text=None)
+    return [
+        _process_game(source, record, dataclasses.replace(match), found if n == 0 else [], options, folder, plies)
+        for n, record in enumerate(records)
+    ]
+
+
+def _process_game(
+    source: Source,
+    record: Record,
+    from_name: Metadata,
+    found: list[Diagnostic],
+    options: Mapping[str, Mapping[str, Any]],
+    folder: Metadata | None,
+    plies: int,
+) -> Processed:
+    """One game of a file, read: its replay, its merged metadata, its result checked."""
+    diagnostics = found + record.diagnostics
     game = games.get(record.code) or games.get(from_name.code)
+    header = record.header
+    if header.result is None and header.score:  # a score declared alone says who won
+        header.result = winner_by_score(header.score)
     if len(record.moves) > plies:
         first = record.moves[plies]
         diagnostics.append(
@@ -178,12 +251,17 @@ def _process(
     if game is not None:
         replay = game.module("rules").replay(record, game, options.get(game.code, game.options))
         _reread_colour_words(from_name, game, replay)
-    meta, found = metadata.merge(source.path, record.header, from_name, folder)
-    diagnostics += found
+    meta, merged = metadata.merge(source.path, record.header, from_name, folder)
+    if record.line != 1:  # merge() speaks of the file's first line: this game's header starts later
+        merged = [dataclasses.replace(d, line=record.line) if d.line == 1 else d for d in merged]
+    diagnostics += merged
     meta.code = game.code if game else (record.code or from_name.code)
+    # What merge() does not know of: the players of seats three and on, a declared score.
+    meta.more = record.header.more or from_name.more
+    meta.score = record.header.score if record.header.score is not None else from_name.score
     if game is not None and replay is not None:
         diagnostics += replay.diagnostics
-        diagnostics += _check_result(source.path, game, record.header.result, from_name.result, replay)
+        diagnostics += _check_result(source.path, game, record.header.result, from_name.result, replay, record.line)
     return Processed(
         source.path,
         source.sha256,
@@ -196,6 +274,7 @@ def _process(
         replay,
         diagnostics,
         from_name,
+        record.game,
     )
 
 
@@ -224,14 +303,17 @@ _WHERE = {"header": T("header"), "file name": T("file name")}
 
 
 def _check_result(
-    path: str, game: games.GameType, header: Result | None, name: Result | None, replay: Replay
+    path: str, game: games.GameType, header: Result | None, name: Result | None, replay: Replay, line: int = 1
 ) -> list[Diagnostic]:
-    """Compare the declared results (header, file name) with what the rules decided."""
+    """Compare the declared results (header, file name) with what the rules decided.
+
+    ``line``: where the game starts in its file (a file of several games).
+    """
     found: list[Diagnostic] = []
     decision = replay.decision
     if decision is None:
         if header in (None, "unknown") and name in (None, "unknown"):
-            found.append(make(path, 1, 1, W_NO_RESULT, "no result is declared and the rules did not decide the game"))
+            found.append(make(path, line, 1, W_NO_RESULT, "no result is declared and the rules did not decide the game"))
         return found
     for where, declared in (("header", header), ("file name", name)):
         if declared in (None, "unknown") or declared == decision.winner:
@@ -239,14 +321,28 @@ def _check_result(
         found.append(
             make(
                 path,
-                1,
+                line,
                 1,
                 E_RESULT,
                 "the {where} declares '{declared}' but the rules decide '{computed}' at move {ply}",
                 where=_WHERE[where],
-                declared=_RESULT_WORDS[declared],
-                computed=_RESULT_WORDS[decision.winner],
+                declared=_result_words(game, declared),
+                computed=_result_words(game, decision.winner),
                 ply=decision.ply,
             )
         )
     return found
+
+
+def _result_words(game: games.GameType, result: Result) -> str | Named:
+    """A result said in a message's language: the words of two-seat games, else the winning seats' names."""
+    words = _RESULT_WORDS.get(result)
+    if words is not None and (not game.more_seats or result in ("draw", "unknown")):
+        return words
+    seats = game.seats
+    won = [seats[seat] for seat in seats_of(result) if seat < len(seats)]
+    if not won:
+        return result
+    if len(won) == 1:
+        return Named(f"{won[0].name_en} wins", f"{won[0].name_zh}胜")
+    return Named(" and ".join(side.name_en for side in won) + " win", "、".join(side.name_zh for side in won) + "胜")

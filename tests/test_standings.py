@@ -189,3 +189,41 @@ def test_crosstable_leaves_out_unlisted_teams():
     cross = crosstable(["A", "B"], games("A>B", "A>Q"))
     assert cross["A"]["B"] == [CrossGame("g01", "1", True)]
     assert "Q" not in cross["A"]
+
+
+# -- games of more than two seats, and games won on score (see tests/test_model_frame.py) --
+
+
+def test_a_three_seat_game_is_a_win_for_its_winner_and_a_loss_for_both_others() -> None:
+    game = Played("g1", "A", "B", "third", more=("C",), score=(("first", 5.0), ("second", 2.0), ("third", 9.0)))
+    rows = {row.team: row for row in standings(["A", "B", "C"], [game], Points())}
+    assert [(t, rows[t].wins, rows[t].losses, rows[t].points, rows[t].score) for t in "ABC"] == [
+        ("A", 0, 1, 0.0, 5.0), ("B", 0, 1, 0.0, 2.0), ("C", 1, 0, 2.0, 9.0),
+    ]  # fmt: skip
+    assert [row.team for row in standings(["A", "B", "C"], [game], Points(), ["score"])] == ["C", "A", "B"]
+
+
+def test_a_team_in_two_seats_of_a_partnership_counts_once_and_its_partnership_score_once() -> None:
+    game = Played("g1", "NS", "EW", "first+third", more=("NS", "EW"), score=(("first+third", 420.0), ("second+fourth", -420.0)))
+    rows = {row.team: row for row in standings([], [game], Points(win=3))}
+    assert (rows["NS"].games, rows["NS"].wins, rows["NS"].points, rows["NS"].score) == (1, 1, 3.0, 420.0)
+    assert (rows["EW"].games, rows["EW"].losses, rows["EW"].score) == (1, 1, -420.0)
+
+
+def test_two_seat_games_with_scores_add_them_and_are_ranked_as_before() -> None:
+    played = [
+        Played("g1", "A", "B", "first", score=(("first", 16.0), ("second", 9.0))),
+        Played("g2", "B", "A", "draw", score=(("first", 12.0), ("second", 12.0))),
+    ]
+    rows = standings(["A", "B"], played, Points())
+    assert [(r.team, r.points, r.score) for r in rows] == [("A", 3.0, 28.0), ("B", 1.0, 21.0)]
+    plain = standings(["A", "B"], [Played(p.game_id, p.first, p.second, p.result) for p in played], Points())
+    assert [(r.rank, r.team, r.points, r.tiebreaks) for r in rows] == [(r.rank, r.team, r.points, r.tiebreaks) for r in plain]
+
+
+def test_the_crosstable_puts_a_game_of_three_teams_in_the_cell_of_every_two() -> None:
+    game = Played("g1", "A", "B", "second+third", more=("C",))
+    table = crosstable(["A", "B", "C"], [game])
+    assert [(g.game_id, g.score, g.as_first) for g in table["A"]["B"]] == [("g1", "0", True)]
+    assert [(g.score, g.as_first) for g in table["C"]["B"]] == [("1", False)]
+    assert table["B"]["C"][0].score == "1" and table["A"]["C"][0].score == "0"

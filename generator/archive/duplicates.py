@@ -95,6 +95,9 @@ class Entry:
     plies: int  # number of moves in the record
     opening: str = ""  # the opening key of game_keys()
     folder: str = ""  # the folders below the event (group, stage)
+    # The file, when ``path`` names one game of a file of several (a match):
+    # two games of one file are two games, however alike, never copies.
+    file: str = ""
 
 
 _MARK = re.compile(r"MARK\[[^\]]*\]", re.IGNORECASE)
@@ -473,6 +476,28 @@ def _by_date(members: list[Entry]) -> list[list[Entry]]:
     return list(split.values())
 
 
+def _by_file(members: list[Entry]) -> list[list[Entry]]:
+    """Split copies so that no two are games of one file: a match's games are all played.
+
+    Deterministic programs can play the very same game twice in a match; each
+    such game stays its own, with at most one game of each file as its copies.
+    """
+    if not any(entry.file for entry in members):
+        return [members]
+    parts: list[list[Entry]] = []
+    files: list[set[str]] = []
+    for entry in sorted(members, key=lambda e: e.path):
+        # The first part that holds no game of this entry's file, else a new one.
+        at = next((i for i, taken in enumerate(files) if not entry.file or entry.file not in taken), len(parts))
+        if at == len(parts):
+            parts.append([])
+            files.append(set())
+        parts[at].append(entry)
+        if entry.file:
+            files[at].add(entry.file)
+    return parts
+
+
 def group(
     entries: Iterable[Entry], prefer: Callable[[Entry], int] = lambda entry: 0
 ) -> tuple[list[list[Entry]], list[Diagnostic]]:
@@ -499,7 +524,9 @@ def group(
         if len(members) == 1:  # most games have a single record: nothing to split or order
             groups.append(members)
             continue
-        groups.extend(sorted(part, key=lambda e: (prefer(e), e.path)) for part in _by_date(members))
+        groups.extend(
+            sorted(apart, key=lambda e: (prefer(e), e.path)) for part in _by_date(members) for apart in _by_file(part)
+        )
     groups.sort(key=lambda members: members[0].path)
 
     diagnostics: list[Diagnostic] = []

@@ -6,6 +6,7 @@ Input is one :class:`Summary` per record file (small, cached); output is an
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from generator.archive.summary import Summary
 from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
+from generator.model import decided
 from generator.render import urls
 
 
@@ -28,18 +30,31 @@ class GameEntry:
     second: str | None
     duplicates: list[str] = field(default_factory=list)  # other files holding this game
     diagnostics: list[Diagnostic] = field(default_factory=list)  # of this file and its copies
+    more: tuple[str | None, ...] = ()  # canonical team names of seats three and on
 
     @property
     def source(self) -> str:
         return self.summary.source
 
     @property
+    def id(self) -> str:
+        """The game's name in the archive: its file, with ``#n`` for game n of a file of several."""
+        return self.summary.id
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The canonical team of every seat, in the order of play."""
+        return (self.first, self.second, *self.more)
+
+    @property
     def counted(self) -> bool:
         s = self.summary
+        if self.more:
+            return all(self.players) and decided(s.result)
         return bool(self.first and self.second and s.result in ("first", "second", "draw"))
 
-    def sort_key(self) -> tuple[str, str, str]:
-        return (self.summary.date or "", self.summary.time or "", self.summary.source)
+    def sort_key(self) -> tuple[str, str, str, int]:
+        return (self.summary.date or "", self.summary.time or "", self.summary.source, self.summary.game)
 
 
 @dataclass(slots=True)
@@ -111,11 +126,14 @@ class Archive:
     events: list[Event]
     teams: dict[str, Team]
     games: list[GameEntry]  # one per game (duplicates folded), sorted by event then source
-    by_source: dict[str, GameEntry]  # every record file that became (part of) a game
+    # Every record file that became (part of) a game; a file of several
+    # games (a match): the entry of its first game. by_id has every game.
+    by_source: dict[str, GameEntry]
     problems: dict[str, list[Diagnostic]]  # every file with a diagnostic -> its errors, warnings and notes
     summaries: list[Summary]
     compared: list[tuple[str, str]] = field(default_factory=list)  # copies of one game that disagree
     shared: list[tuple[str, str]] = field(default_factory=list)  # spellings met on one side of one game
+    by_id: dict[str, GameEntry] = field(default_factory=dict)  # every game (and copy) by its id (Summary.id)
 
 
 @dataclass(slots=True)
@@ -129,6 +147,7 @@ class _EventIndex:
     spellings: dict[str, set[str]]  # canonical name -> spellings written here
     compared: list[tuple[str, str]]  # copies of one game that disagree: to show side by side
     shared: list[tuple[str, str]]  # team spellings found on one side of one game
+    by_id: dict[str, GameEntry] = field(default_factory=dict)  # every game by its id (Summary.id)
 
 
 class Indexer:
@@ -154,6 +173,7 @@ class Indexer:
         events: list[Event] = []
         entries: list[GameEntry] = []
         by_source: dict[str, GameEntry] = {}
+        by_id: dict[str, GameEntry] = {}
         problems: dict[str, list[Diagnostic]] = {}
         done_events: list[_EventIndex] = []
         # Events in the order site.toml lists them; folders it does not name after, by name.
@@ -172,6 +192,7 @@ class Indexer:
             events.append(done.event)
             entries += done.event.games
             by_source.update(done.by_source)
+            by_id.update(done.by_id)
             problems.update(done.problems)
         self._memo = memo
         for s in summaries:
@@ -181,7 +202,7 @@ class Indexer:
         compared = [pair for done in done_events for pair in done.compared]
         shared = sorted({pair for done in done_events for pair in done.shared})
         return Archive(
-            events, teams, entries, by_source, dict(sorted(problems.items())), summaries, compared, shared
+            events, teams, entries, by_source, dict(sorted(problems.items())), summaries, compared, shared, by_id
         )
 
 
@@ -205,14 +226,17 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
     # one team), looked up once for the steps below.
     canonical = names.canonical
     sides = [(canonical(s.first) if s.first else None, canonical(s.second) if s.second else None) for s in members]
+    # Seats three and on (Dou Dizhu, bridge); () for every two-seat game.
+    mores = [tuple(canonical(n) if n else None for n in s.more) if s.more else () for s in members]
     # Duplicates are looked for within an event: two teams' programs save the
     # same game into the same event folder. The copy shown is the one whose
     # team names the other records use most: its spellings are the team's.
     # Keyed by str | None so that a side without a team counts 0 when the copies are compared.
     named: Counter[str | None] = Counter(name for pair in sides for name in pair if name is not None)
+    named.update(name for more in mores for name in more if name is not None)
     groups, dup_diags = duplicates.group(
         (duplicates.Entry(
-            s.source,
+            s.id,
             s.code or "",
             s.moves_key,
             first,
@@ -223,26 +247,33 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             s.plies,
             s.opening,
             s.group,
+            s.source if s.game else "",
         )
         for s, (first, second) in zip(members, sides)),
         prefer=lambda e: -(named[e.first] + named[e.second]),
     )
     compared, near = duplicates.near_copies(groups)
     dup_diags = sorted(dup_diags + near)
-    by_path = {s.source: s for s in members}
+    by_path = {s.id: s for s in members}  # by game id: a file's path, unless it holds several games
+    more_of = {s.id: more for s, more in zip(members, mores)}
     extra: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in dup_diags:
-        extra[d.path].append(d)
-    within = [_within_event(group[0].path, key) for group in groups]  # each game's page name
+        said = by_path[d.path]
+        if said.game:  # said of one game of a file of several: at that file, on the line the game starts
+            d = dataclasses.replace(d, path=said.source, line=said.line)
+        extra[said.id].append(d)
+    within = [_within_event(by_path[group[0].path], key) for group in groups]  # each game's page name
     game_slugs = urls.unique_slugs(within)
     games_: list[GameEntry] = []
     by_source: dict[str, GameEntry] = {}
+    by_id: dict[str, GameEntry] = {}
+    first_game: dict[str, int] = {}
     for group, path in zip(groups, within):
         shown = group[0]  # its teams are canonical already
         summary = by_path[shown.path]
         copies = [e.path for e in group[1:]]
         page_slug = game_slugs[path]
-        diags = list(summary.diagnostics) + extra.get(summary.source, [])
+        diags = list(summary.diagnostics) + extra.get(summary.id, [])
         for copy in copies:
             diags += list(by_path[copy].diagnostics) + extra.get(copy, [])
         entry = GameEntry(
@@ -252,29 +283,37 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
             key,
             shown.first,
             shown.second,
-            copies,
+            # The files of its copies (a game of a match file is copied by a game of another match file).
+            list(dict.fromkeys(by_path[copy].source for copy in copies)),
             sorted(set(diags)),
+            more_of[summary.id],
         )
         games_.append(entry)
-        by_source[summary.source] = entry
-        for copy in copies:
-            by_source[copy] = entry
+        for game in (summary.id, *copies):
+            by_id[game] = entry
+            said = by_path[game]
+            # A file of several games leads to its first.
+            if not said.game or by_source.get(said.source) is None or said.game < first_game[said.source]:
+                by_source[said.source] = entry
+                first_game[said.source] = said.game
     games_.sort(key=GameEntry.sort_key)
     problems: dict[str, list[Diagnostic]] = {}
     spellings: dict[str, set[str]] = defaultdict(set)
     for s in members:
         found = s.diagnostics
-        more = extra.get(s.source)
+        more = extra.get(s.id)
         if more:
             found = tuple(sorted(set(found) | set(more)))
+        if s.game and s.source in problems:  # another game of the same file said something too
+            found = tuple(sorted(set(found) | set(problems[s.source])))
         if found:
             problems[s.source] = list(found)
-        for written in (s.first, s.second):
+        for written in s.players:
             if written:
                 spellings[canonical(written)].add(written)
     teams: dict[str, list[GameEntry]] = defaultdict(list)
     for entry in games_:
-        for name in {entry.first, entry.second}:
+        for name in {entry.first, entry.second, *entry.more}:
             if name:
                 teams[name].append(entry)
     shared = set(duplicates.shared_names(groups))
@@ -285,19 +324,33 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
                 shared.add((min(x, y), max(x, y)))
     for s in members:
         shared.update((min(x, y), max(x, y)) for x, y in s.spellings)
+    # Copies that disagree are read again to be shown side by side, file by
+    # file: a game of a file of several is not one of them (yet).
+    compared = [(a, b) for a, b in compared if not (by_path[a].game or by_path[b].game)]
     return _EventIndex(
-        _event(key, slug, games_, config), by_source, problems, dict(teams), dict(spellings), compared, sorted(shared)
+        _event(key, slug, games_, config),
+        by_source,
+        problems,
+        dict(teams),
+        dict(spellings),
+        compared,
+        sorted(shared),
+        by_id,
     )
 
 
-def _within_event(source: str, key: str) -> str:
-    """The record's path inside its event folder, without a record suffix (for its page name)."""
-    stem = source
+def _within_event(summary: Summary, key: str) -> str:
+    """The game's path inside its event folder, without a record suffix (for its page name).
+
+    Game n of a file of several games: the file's, then ``#n``.
+    """
+    stem = summary.source
     dot = stem.rfind(".")
     if dot > stem.rfind("/") and stem[dot:].lower() in games.record_suffixes():
         stem = stem[:dot]
     prefix = key + "/"
-    return stem[len(prefix):] if stem.startswith(prefix) else stem
+    within = stem[len(prefix):] if stem.startswith(prefix) else stem
+    return f"{within}#{summary.game}" if summary.game else within
 
 
 def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Event:
@@ -322,9 +375,9 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
 
 
 def _table(entries: list[GameEntry], rules: GameRules) -> Table:
-    team_names = sorted({t for e in entries for t in (e.first, e.second) if t})
+    team_names = sorted({t for e in entries for t in e.players if t})
     played = [
-        standings.Played(e.url, e.first, e.second, e.summary.result)  # type: ignore[arg-type]
+        standings.Played(e.url, e.first, e.second, e.summary.result, e.more, e.summary.score)  # type: ignore[arg-type]
         for e in entries
         if e.counted
     ]
@@ -335,17 +388,17 @@ def _table(entries: list[GameEntry], rules: GameRules) -> Table:
 
 def _divisions(entries: list[GameEntry], rules: GameRules) -> list[Division]:
     """Groups and stages from the folders, each with its own standings."""
-    parts = stages.assign((e.source, e.summary.group, e.first, e.second) for e in entries)
+    parts = stages.assign((e.id, e.summary.group, e.first, e.second) for e in entries)
     if not parts:
         return []
     by_part: dict[stages.Part, list[GameEntry]] = defaultdict(list)
     for entry in entries:
-        by_part[parts[entry.source]].append(entry)
+        by_part[parts[entry.id]].append(entry)
     return [
         Division(
             part,
             _table(members, rules),
-            [e.source for e in members if part.kind == "group" and not e.summary.group],
+            list(dict.fromkeys(e.source for e in members if part.kind == "group" and not e.summary.group)),
         )
         for part, members in sorted(by_part.items())
     ]

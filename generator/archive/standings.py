@@ -15,6 +15,15 @@ the configured order and hierarchically, as tournament regulations do:
 Head-to-head is a mini-league recomputed inside each group still level at the
 moment it is applied, so it means "points earned against the teams I am tied
 with", as organisers expect.
+
+A game may have more than two seats (Dou Dizhu three, bridge four): its
+result names every seat that won (``"second+third"``, see
+:func:`generator.model.winner_of`), and each team in it wins, draws or loses
+once, however many seats it holds. A game won on score (boxes, chips, bridge
+points) also adds each team's score to its row (:attr:`Row.score`): the sum
+of the scores of the seats and partnerships it sat in. Sonneborn-Berger
+takes the mean of the opponents' points where a game has several; a
+crosstable cell holds every game the two teams played in, whoever else did.
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Literal
+
+from generator.model import seats_of
 
 __all__ = [
     "TIEBREAKS",
@@ -37,6 +47,9 @@ __all__ = [
 
 # The names used in site.toml (``tiebreaks = ["head-to-head", ...]``).
 TIEBREAKS: tuple[str, ...] = ("head-to-head", "sonneborn-berger", "wins", "second-wins")
+# Not a default: the sum of the scores (Row.score), for the games whose results are scores.
+SCORE = "score"
+_KNOWN = (*TIEBREAKS, SCORE)
 
 # Comparisons of derived floats are done on rounded values, so that a
 # configuration like ``win = 0.1`` cannot split teams by rounding noise.
@@ -54,12 +67,32 @@ class Points:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """One decided game: ``first`` moved first; ``result`` is from that order."""
+    """One decided game: ``first`` moved first; ``result`` is from that order.
+
+    ``result`` is "first", "second", "draw", or in a game of more seats the
+    seats that won ("third", "second+third"); ``more`` the teams of seats
+    three and on; ``score`` a game won on score: (seat or partnership, score) pairs.
+    """
 
     game_id: str
     first: str
     second: str
-    result: Literal["first", "second", "draw"]
+    result: str
+    more: tuple[str, ...] = ()
+    score: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.first, self.second, *self.more)
+
+    def teams(self) -> list[str]:
+        """The distinct teams of the game, in seat order."""
+        return list(dict.fromkeys(self.players)) if self.more else [self.first, self.second]
+
+    def score_of(self, team: str) -> float:
+        """The team's score in the game: of every seat or partnership it sat in, once each."""
+        seats = {seat for seat, player in enumerate(self.players) if player == team}
+        return sum(value for key, value in self.score if seats.intersection(seats_of(key)))
 
 
 @dataclass(slots=True)
@@ -80,6 +113,7 @@ class Row:
     points: float
     tiebreaks: dict[str, float]
     tied: bool
+    score: float = 0.0  # the sum of its scores, in games won on score
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +133,18 @@ class _Tally:
     losses: int = 0
     second_wins: int = 0
     points: float = 0.0
+    score: float = 0.0
 
 
 def _fraction(game: Played, team: str) -> float:
     """The share of the game ``team`` won: 1, ½ or 0."""
     if game.result == "draw":
         return 0.5
-    winner = game.first if game.result == "first" else game.second
-    return 1.0 if winner == team else 0.0
+    if not game.more:
+        winner = game.first if game.result == "first" else game.second
+        return 1.0 if winner == team else 0.0
+    players = game.players
+    return 1.0 if any(players[seat] == team for seat in seats_of(game.result) if seat < len(players)) else 0.0
 
 
 def _points_of(fraction: float, points: Points) -> float:
@@ -120,13 +158,16 @@ def _points_of(fraction: float, points: Points) -> float:
 def _tally(teams: Iterable[str], games: list[Played], points: Points) -> dict[str, _Tally]:
     table: dict[str, _Tally] = {team: _Tally() for team in teams}
     for game in games:
-        for team, as_second in ((game.first, False), (game.second, True)):
+        seated = ((game.first, False), (game.second, True)) if not game.more else _seated(game)
+        for team, as_second in seated:
             row = table.get(team)
             if row is None:  # not setdefault: that would make a _Tally for every game
                 row = table[team] = _Tally()
             fraction = _fraction(game, team)
             row.games += 1
             row.points += _points_of(fraction, points)
+            if game.score:
+                row.score += game.score_of(team)
             if fraction == 1.0:
                 row.wins += 1
                 row.second_wins += as_second
@@ -137,12 +178,26 @@ def _tally(teams: Iterable[str], games: list[Played], points: Points) -> dict[st
     return table
 
 
+def _seated(game: Played) -> list[tuple[str, bool]]:
+    """Each distinct team of a game of more seats, and whether it sat second (for "second-wins")."""
+    return [(team, team == game.second) for team in game.teams()]
+
+
 def _sonneborn_berger(games: list[Played], table: dict[str, _Tally]) -> dict[str, float]:
-    """Sum over a team's games of the opponent's final points times the share won."""
+    """Sum over a team's games of the opponent's final points times the share won.
+
+    In a game of several opponents, the mean of their points.
+    """
     sb: dict[str, float] = defaultdict(float)
     for game in games:
-        sb[game.first] += table[game.second].points * _fraction(game, game.first)
-        sb[game.second] += table[game.first].points * _fraction(game, game.second)
+        if not game.more:
+            sb[game.first] += table[game.second].points * _fraction(game, game.first)
+            sb[game.second] += table[game.first].points * _fraction(game, game.second)
+            continue
+        teams = game.teams()
+        for team in teams:
+            others = [table[other].points for other in teams if other != team]
+            sb[team] += sum(others) / len(others) * _fraction(game, team)
     return sb
 
 
@@ -150,8 +205,8 @@ def _games_of(games: list[Played]) -> dict[str, list[Played]]:
     """Each team's games, in the order of ``games``."""
     by_team: dict[str, list[Played]] = defaultdict(list)
     for game in games:
-        by_team[game.first].append(game)
-        by_team[game.second].append(game)
+        for team in game.teams():
+            by_team[team].append(game)
     return by_team
 
 
@@ -173,8 +228,11 @@ def _head_to_head(group: list[str], games_of: dict[str, list[Played]], points: P
     scores = dict.fromkeys(group, 0.0)
     for team in group:
         for game in games_of.get(team, ()):
-            opponent = game.second if game.first == team else game.first
-            if opponent in members:
+            if not game.more:
+                met = (game.second if game.first == team else game.first) in members
+            else:
+                met = any(other in members for other in game.teams() if other != team)
+            if met:
                 scores[team] += _points_of(_fraction(game, team), points)
     return scores
 
@@ -207,10 +265,10 @@ def standings(
     was already alone at that point shows 0.
     """
     for name in order:
-        if name not in TIEBREAKS:
-            raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(TIEBREAKS)}")
+        if name not in _KNOWN:
+            raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(_KNOWN)}")
     played = sorted(
-        (g for g in games if g.first != g.second),
+        (g for g in games if g.first != g.second or (g.more and len(g.teams()) > 1)),
         key=attrgetter("game_id", "first", "second", "result"),
     )
     table = _tally(sorted(set(teams)), played, points)
@@ -220,6 +278,7 @@ def standings(
         "sonneborn-berger": {team: sb.get(team, 0.0) for team in table},
         "wins": {team: float(row.wins) for team, row in table.items()},
         "second-wins": {team: float(row.second_wins) for team, row in table.items()},
+        SCORE: {team: row.score for team, row in table.items()},
     }
     values: dict[str, dict[str, float]] = {team: {} for team in table}
 
@@ -257,6 +316,7 @@ def standings(
                         points=t.points,
                         tiebreaks={name: values[team][name] for name in order},
                         tied=len(group) > 1,
+                        score=t.score,
                     )
                 )
     return rows
@@ -298,6 +358,9 @@ def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[
     listed = frozenset(teams)
     table: dict[str, dict[str, list[CrossGame]]] = {row: _CrossRow(listed) for row in teams}
     for game in sorted(games, key=attrgetter("game_id", "first", "second")):
+        if game.more:
+            _cross_several(table, listed, game)
+            continue
         if game.first == game.second or game.first not in listed or game.second not in listed:
             continue
         table[game.first].setdefault(game.second, []).append(
@@ -307,3 +370,13 @@ def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[
             CrossGame(game.game_id, _SCORES[_fraction(game, game.second)], False)
         )
     return table
+
+
+def _cross_several(table: dict[str, dict[str, list[CrossGame]]], listed: frozenset[str], game: Played) -> None:
+    """A game of more than two teams, in the cell of every two of them (each seen from its row)."""
+    teams = [team for team in game.teams() if team in listed]
+    for row in teams:
+        score = _SCORES[_fraction(game, row)]
+        for column in teams:
+            if column != row:
+                table[row].setdefault(column, []).append(CrossGame(game.game_id, score, row == game.first))

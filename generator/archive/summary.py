@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic
-from generator.model import Result
+from generator.model import Result, game_id
+
+if TYPE_CHECKING:
+    from generator.pipeline import Processed
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,14 @@ class Summary:
     diagnostics: tuple[Diagnostic, ...]
     opening: str = ""  # duplicates.game_keys()[1]: copies that disagree later share it
     spellings: tuple[tuple[str, str], ...] = ()  # (header, file name) team names that differ
+    # A file of several games (a match) gives one summary per game: its
+    # number in the file, from 1, and the line it starts on. 0 and 1 for a
+    # file of one game.
+    game: int = 0
+    line: int = 1
+    more: tuple[str | None, ...] = ()  # the players of seats three and on (Dou Dizhu, bridge)
+    # A game won on score: per seat or partnership ("first", "first+third"), in key order.
+    score: tuple[tuple[str, float], ...] = ()
 
     def __reduce__(self) -> tuple[type, tuple]:
         return (Summary, tuple(getattr(self, name) for name in Summary.__slots__))
@@ -58,6 +70,16 @@ class Summary:
         """
         return _index_fields(self)
 
+    @property
+    def id(self) -> str:
+        """What names this game in the archive: its file, and ``#n`` after it for game n of a file of several."""
+        return game_id(self.source, self.game)
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The player (team) of every seat, as written, in the order of play."""
+        return (self.first, self.second, *self.more)
+
     def index_event(self) -> str:
         """The event the index puts this record in: its folder, else the event its header names."""
         return self.event_key or self.event_name or "other"
@@ -65,3 +87,45 @@ class Summary:
 
 _INDEX_FIELDS = tuple(name for name in Summary.__slots__ if name not in ("sha256", "key"))
 _index_fields = operator.attrgetter(*_INDEX_FIELDS)  # a tuple of them, read in C
+
+
+def summarize(p: Processed, key: str) -> Summary:
+    """The summary of one processed game (see :func:`generator.pipeline.process_games`)."""
+    # Not imported with the module: the quick path only unpickles summaries.
+    from generator.archive import duplicates
+    from generator.pipeline import event_key, group_key
+
+    moves = p.moves_text()
+    moves_key, opening = duplicates.game_keys(p.code or "", moves)
+    score = p.score
+    return Summary(
+        source=p.source,
+        sha256=p.sha256,
+        key=key,
+        code=p.code if p.replay is not None else None,
+        event_key=event_key(p.source),
+        group=group_key(p.source),
+        first=p.meta.first,
+        second=p.meta.second,
+        declared=p.declared,
+        declared_header=p.declared_header,
+        declared_name=p.declared_name,
+        computed=p.computed,
+        rule=p.replay.decision.rule if p.replay and p.replay.decision else None,
+        result=p.result,
+        plies=p.plies,
+        moves=len(moves),
+        moves_key=moves_key,
+        opening=opening,
+        spellings=p.spellings(),
+        date=p.meta.date,
+        time=p.meta.time,
+        place=p.meta.place,
+        event_name=p.meta.event,
+        diagnostics=tuple(sorted(set(p.diagnostics))),
+        game=p.game,
+        line=p.record.line if p.record else 1,
+        more=p.meta.more,
+        score=tuple(sorted(score.items())) if score else (),
+    )
+

@@ -2,8 +2,12 @@
 
 Each family module offers ``sniff(text) -> code | None`` (the game code the
 text names in its own header, if the family recognises it) and
-``parse(text, game) -> Record``. :func:`read` finds the family of a decoded
-file and calls it. Which module serves which game is the registry's business
+``parse(text, game) -> Record``; a family whose files may hold several games
+(an Amazons file, a match of EinStein, bridge or poker) offers
+``parse_games(text, game) -> list[Record]`` instead, one record per game, in
+the order of the file, numbered from 1 (``Record.game``) with the line each
+starts on (``Record.line``). :func:`read_games` finds the family of a decoded
+file and calls it; :func:`read` is the same for a file of one game. Which module serves which game is the registry's business
 (``games.py``); this package never names a game code.
 """
 
@@ -39,16 +43,16 @@ READER_FAILED = define(
 )
 
 
-@functools.cache
 def _family_names() -> tuple[str, ...]:
     """The distinct family modules the registry names, in registry order."""
-    return tuple(dict.fromkeys(game.format for game in games.GAMES.values()))
+    return games.format_names()
 
 
 @functools.cache
 def _family(name: str) -> ModuleType | None:
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        # A full dotted path: a family a test defines (see games.registered()).
+        return importlib.import_module(name if "." in name else f"{__name__}.{name}")
     except ImportError:
         # A family named in the registry but not written yet: its games
         # get a diagnostic from read(); the others must still be read.
@@ -72,13 +76,18 @@ def sniff(text: str) -> str | None:
 
 
 def read(text: Text, filename_code: str | None) -> Record:
-    """Parse a decoded file with the family of its game.
+    """Parse a decoded file of one game with the family of its game (the first game, if it holds several).
 
     The game is the one the file's own header names; failing that, the one
     the file name's code prefix names (``filename_code``, from
     :func:`generator.metadata.from_filename`). Never raises: an unknown game,
     or a reader that fails, gives a record with no moves and one error.
     """
+    return read_games(text, filename_code)[0]
+
+
+def read_games(text: Text, filename_code: str | None) -> list[Record]:
+    """Every game of a decoded file, as :func:`read` reads one: a list of at least one record."""
     code = sniff(text.text) or filename_code
     if not code:
         diagnostic = make(
@@ -88,12 +97,16 @@ def read(text: Text, filename_code: str | None) -> Record:
             UNKNOWN_GAME,
             "not a record of a known game: the header names no game and the file name has no game code",
         )
-        return _failed(text, None, diagnostic)
+        return [_failed(text, None, diagnostic)]
     game = games.get(code)
     if game is None:
-        return _failed(text, code, make(text.path, 1, 1, UNSUPPORTED_GAME, "game code {code} is not supported", code=code))
+        return [_failed(text, code, make(text.path, 1, 1, UNSUPPORTED_GAME, "game code {code} is not supported", code=code))]
     try:
-        return game.module("format").parse(text, game)
+        family = game.module("format")
+        several = getattr(family, "parse_games", None)
+        if several is None:
+            return [family.parse(text, game)]
+        return several(text, game) or [Record(text.path, game.code, Metadata(code=game.code), [])]
     except Exception as e:  # noqa: BLE001  (one bad file must not stop a build of thousands)
         diagnostic = make(
             text.path,
@@ -104,7 +117,7 @@ def read(text: Text, filename_code: str | None) -> Record:
             family=game.format,
             error=f"{type(e).__name__}: {e}",
         )
-        return _failed(text, game.code, diagnostic)
+        return [_failed(text, game.code, diagnostic)]
 
 
 def _failed(text: Text, code: str | None, diagnostic: Diagnostic) -> Record:

@@ -426,7 +426,7 @@ class ConnectEngine(OnGrid, Engine):
             elif state.rule == "forbidden":
                 assert cell is not None
                 self.forbidden(move, number, cell, ops)
-        return Ply(number, SEATS[seat], colour, move.text, ops, move.mark, move.line, move.column)  # type: ignore[arg-type]
+        return Ply(number, SEATS[seat], colour, move.text, ops, move.mark, move.line, move.column)
 
     def forbidden(self, move: Move, number: int, cell: str, ops: list[Op]) -> None:
         """The note and the diagnostic of a renju forbidden move, which loses."""

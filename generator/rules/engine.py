@@ -46,10 +46,10 @@ a side is named with ``side.name``, said in the registry's own two languages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator import diagnostics
+from generator import diagnostics, model
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.i18n import N_, Named
@@ -85,8 +85,8 @@ AFTER_END = diagnostics.define(
     "or no pieces left); remove the extra moves or check the earlier ones.",
 )
 
-# Ply.side of each seat, in the order of play.
-SEATS: tuple[str, ...] = ("first", "second", "third", "fourth")
+# Ply.side of each seat, in the order of play (defined with the model).
+SEATS = model.SEATS
 
 
 # What a hook says about a move: an English template (marked with N_ where it
@@ -100,7 +100,7 @@ _SEATS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Named, ...], dict[str
 
 def _seats(game: GameType) -> tuple[tuple[str, ...], tuple[Named, ...], dict[str, int]]:
     """The colours, names and letters of a game type's seats (see Engine), made once per game type."""
-    seats = (game.first, game.second)
+    seats = game.seats
     key = (game.code, *(side.letter for side in seats))
     known = _SEATS.get(key)
     if known is None:
@@ -215,6 +215,26 @@ class Engine:
         """
         raise NotImplementedError
 
+    def locate(self, move: Move, index: Callable[[Any], Any]) -> tuple[Any, ...] | OffBoard | None:
+        """Every point a move names (:attr:`Move.points`), each through ``index``: a help for :meth:`read`.
+
+        ``index`` turns a point as parsed into the engine's own terms, None if
+        it is off the board. A compound move (a queen's move and its arrow, a
+        capture through several squares) is checked part by part: the first
+        part off the board gives its :class:`OffBoard`, which the driver
+        reports. None for a move that names no point.
+        """
+        points = move.points
+        if not points:
+            return None
+        found = []
+        for point in points:
+            at = index(point)
+            if at is None:
+                return OffBoard(point)
+            found.append(at)
+        return tuple(found)
+
     def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
         """Apply the move by ``seat`` (the driver's checks passed) and set :attr:`turn`; its ply.
 
@@ -229,7 +249,7 @@ class Engine:
 
     def ply(self, move: Move, number: int, seat: int, ops: list[Op]) -> Ply:
         """The usual ply of a move: everyone sees it."""
-        return Ply(number, SEATS[seat], self.colours[seat], move.text, ops, move.mark, move.line, move.column)  # type: ignore[arg-type]
+        return Ply(number, SEATS[seat], self.colours[seat], move.text, ops, move.mark, move.line, move.column)
 
     # -- hooks: what the driver's diagnostics say --------------------------------------
 

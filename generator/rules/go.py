@@ -270,7 +270,7 @@ class GoState:
         # We decide it as soon as that player is to move (the record need not
         # write a pass or a resignation), so the last stone is the deciding ply.
         if self.variant == "nogo" and not self.has_legal_move(enemy):
-            self.winner, self.rule, self.end_move = SIDE_OF[colour], "no-legal-move", self.moves  # type: ignore[assignment]
+            self.winner, self.rule, self.end_move = SIDE_OF[colour], "no-legal-move", self.moves
         return None, captured, 0
 
     def fail(self) -> None:
@@ -474,7 +474,7 @@ class GoEngine(OnGrid, Engine):
             public.append(self._decide())
         if self.phantom:
             return _hidden_ply(number, side, colour, move, public, [(("referee", side), stone)])  # type: ignore[arg-type]
-        return Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column)  # type: ignore[arg-type]
+        return Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column)
 
     def ended(self) -> Message:
         state = self.state
