@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator import i18n
 from generator.diagnostics import Diagnostic
 
 # A result, declared or computed, always from the point of view of the order
@@ -227,8 +228,11 @@ class Ply:
 class Decision:
     """How the rules ended a game, when they did.
 
-    ``rule`` is a key the templates translate (``"line"``: k in a row,
-    ``"board-full"``); ``cells`` the cells that prove it (the winning line).
+    ``rule`` is a stable key (``"line"``, ``"board-full"``: data/games.jsonl
+    and the tests use it); ``reason`` says it to a reader, an English template
+    the engine writes next to its rules (marked ``N_``) with ``reason_args``,
+    said in the page's language by :meth:`said`; ``cells`` the cells that
+    prove it (the winning line).
     """
 
     winner: Result
@@ -240,6 +244,13 @@ class Decision:
     # result is a score (boxes, chips, bridge points) it holds one per seat
     # or per partnership, keyed as results are ("first", "first+third").
     score: dict[str, float] | None = None
+    # The wording, not a fact of the decision: two decisions that differ only in it are equal.
+    reason: str = field(default="", compare=False)
+    reason_args: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def said(self, language: str) -> str:
+        """How the rules ended the game, in a site language (the rule's key where no reason is given)."""
+        return i18n.say(self.reason, self.reason_args, language) if self.reason else self.rule
 
     @classmethod
     def from_scores(cls, score: Mapping[str, float], rule: str, ply: int, cells: tuple[str, ...] = ()) -> Decision:

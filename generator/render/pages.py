@@ -484,7 +484,7 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     decision = processed.replay.decision
     rule = None
     if decision is not None:
-        rule = strings.get(f"rule.{decision.rule}", decision.rule).format(k=gtype.params.get("k", ""))
+        rule = decision.said(site.language)
     type_name = game_type_name(site, gtype.code)
     label = f"{type_name}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
     # The board's static drawing and the UI strings are the same on every page:

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from generator import diagnostics, scene
+from generator import diagnostics, i18n, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.i18n import N_, T
@@ -80,6 +80,12 @@ FIRST, SECOND = 1, 2  # stones on the padded board (placement.EMPTY, EDGE around
 RENJU_DEPTH = 4
 
 # The renju prohibitions, as words said in the reader's language.
+# How each way of ending a game is said on its page (Decision.reason).
+REASONS = {
+    "line": N_("{k} in a row"),
+    "board-full": N_("board full"),
+    "forbidden": N_("a forbidden move by {side}"),
+}
 FORBIDDEN_WORDS = {"overline": T("overline"), "double-four": T("double four"), "double-three": T("double three")}
 
 
@@ -420,7 +426,11 @@ class ConnectEngine(OnGrid, Engine):
         colour = self.colours[seat]
         ops: list[Op] = [["add", f"s{number}", "stone", colour, cell], ["mark", cell, "last"]]
         if state.winner is not None:  # this stone decided the game
-            self.decision = Decision(state.winner, state.rule or "", state.ply, state.winning_cells)
+            rule = state.rule or ""
+            said = {"line": {"k": state.k}, "forbidden": {"side": self.game.first.name}}.get(rule, {})
+            self.decision = Decision(
+                state.winner, rule, state.ply, state.winning_cells, reason=REASONS.get(rule, ""), reason_args=i18n.args_of(said)
+            )
             if state.rule == "line":
                 ops.extend(scene.mark(c, "win") for c in state.winning_cells)
             elif state.rule == "forbidden":

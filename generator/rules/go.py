@@ -48,6 +48,9 @@ from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
 from generator.rules.engine import SEATS, Engine, Message, OffBoard
 from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, occupied, padded_board
 
+# How each way of ending a game is said on its page (Decision.reason).
+REASONS = {"score": N_("area count after two passes"), "no-legal-move": N_("the opponent has no legal move")}
+
 Side = Literal["first", "second"]
 
 # -- diagnostic codes -----------------------------------------------------------
@@ -516,7 +519,8 @@ class GoEngine(OnGrid, Engine):
         if state.rule == "score":
             black, white = state.score()
             score = {"first": float(black), "second": float(white), "komi": state.komi}
-        self.decision = Decision(state.winner, state.rule or "", state.end_move, (), score)
+        rule = state.rule or ""
+        self.decision = Decision(state.winner, rule, state.end_move, (), score, reason=REASONS.get(rule, ""))
         if state.rule == "score":
             return _score_note(state)
         winner = state.winner

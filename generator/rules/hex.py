@@ -236,7 +236,9 @@ class HexEngine(OnGrid, Engine):
         cell = cell_name(*at)
         ops = [scene.add(f"s{number}", "stone", self.colours[seat], cell), scene.mark(cell, "last")]
         if state.winner is not None:
-            self.decision = Decision(state.winner, "connection", state.ply, state.winning_cells)
+            self.decision = Decision(
+                state.winner, "connection", state.ply, state.winning_cells, reason=N_("joined both edges")
+            )
             ops.extend(scene.mark(c, "win") for c in state.winning_cells)
             if state.joins_rows(side):  # type: ignore[arg-type]
                 ops.append(scene.note(N_("{side} joins rows 1 and {last}"), side=side, last=str(state.rows)))

@@ -540,7 +540,7 @@ class SurakartaEngine(Engine):
             ops.append(scene.note(
                 N_("{loser} has no pieces left: {winner} wins"), loser=SEATS[1 - seat], winner=SEATS[seat]
             ))
-            self.decision = Decision(SEATS[seat], "no-pieces", number, ())
+            self.decision = Decision(SEATS[seat], "no-pieces", number, (), reason=N_("all the opponent's pieces captured"))
         self.to_move = loser
         self.turn = 1 - seat
         self.seen.setdefault(state.key(loser), []).append(number)
