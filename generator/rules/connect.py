@@ -427,7 +427,11 @@ class ConnectEngine(OnGrid, Engine):
         ops: list[Op] = [["add", f"s{number}", "stone", colour, cell], ["mark", cell, "last"]]
         if state.winner is not None:  # this stone decided the game
             rule = state.rule or ""
-            said = {"line": {"k": state.k}, "forbidden": {"side": self.game.first.name}}.get(rule, {})
+            said: dict[str, Any] = {}
+            if rule == "line":
+                said["k"] = state.k
+            elif rule == "forbidden":
+                said["side"] = self.game.first.name
             self.decision = Decision(
                 state.winner, rule, state.ply, state.winning_cells, reason=REASONS.get(rule, ""), reason_args=i18n.args_of(said)
             )
