@@ -8,9 +8,10 @@ shared machine; a change that saves 3 % cannot be seen in them. The number
 of instructions executed barely varies (0.1 %). This script runs, under
 ``valgrind --tool=cachegrind``, the work a cold build does for each record in
 its workers, in one process: read, decode, parse, replay, prepare the game
-view, summarise (``build._process_task``), pickle the view as the worker does
-to store it in the cache, then render the game page
-(``pages.game_page``, no file written). It runs twice, with and without the
+view, summarise (``build.tasks.process_record``), pickle the view and store it
+in the view cache as the worker does, read it back as the worker rendering
+its page does, then render the game page (``pages.game_page``, no file
+written). It runs twice, with and without the
 N records after the same warm-up, and prints the difference per record, for
 the records alone and with their pages. Needs valgrind (``apt-get install
 valgrind``), about a minute for the default 100 records.
@@ -39,28 +40,32 @@ def work(content: Path, records: int, with_pages: bool) -> None:
     """What is counted: the warm-up records, then ``records`` more (run inside valgrind)."""
     import gc
 
-    from generator import build, workers
+    from generator.build.records import options_for
+    from generator.build.site import site_info
+    from generator.build.tasks import Local, RecordTask, process_record
     from generator.config import load_config
     from generator.render import pages
     from generator.render.env import make_env
+    from generator.render.write import read_bytes
+    from generator.scan import scan
 
     config, _ = load_config(content=content, output=content.parent / "unused-site")
-    builder = build.Builder(config, jobs=1, cache_dir=content.parent / "unused-cache")
-    build._WORKER["site"] = site = builder._site_info(None, [])
-    found = build.scan(config.content_dir)
-    options = builder.options_for("")
-    limits = (config.file_bytes, config.plies)
+    site = site_info(config, None, [])
+    local = Local(site, content.parent / "unused-cache")  # what a worker keeps between tasks
+    found = scan(config.content_dir)
+    options = options_for(config, "")
     tasks = [
-        (rel, str(path), build.read_bytes(path), None, options, None, "s" * 64, limits) for rel, path, _ in found.records
+        RecordTask(rel, str(path), read_bytes(path), None, options, None, "s" * 64, config.file_bytes, config.plies)
+        for rel, path, _ in found.records
     ]
     template = make_env(cache=None).get_template("game.html")
     gc.disable()  # as in a build
 
-    def one(task: tuple) -> None:
-        raw, viewed, _ = build._process_task(task)
-        if viewed and with_pages:
-            summary = pickle.loads(raw)
-            view = workers.kept.pop(summary.key)
+    def one(task: RecordTask) -> None:
+        summary = pickle.loads(process_record(local, task))
+        local.store_views()  # pickled and stored in the cache, as a worker does (every few dozen)
+        if with_pages and summary.code is not None:
+            view = pickle.loads(local.views().get(summary.key))  # read back, as the worker rendering its page does
             job = pages.GameJob(
                 url=f"games/e/{summary.source}.html", source=summary.source, key=summary.key, event_name="E",
                 event_url="events/e/index.html", first=summary.first, second=summary.second,
@@ -68,10 +73,6 @@ def work(content: Path, records: int, with_pages: bool) -> None:
                 diagnostics=summary.diagnostics, group=summary.group,
             )
             pages.game_page(template, job, view, site)
-        for _, view in build._UNSTORED:  # pickled to be stored, as a worker does when idle (the store is not counted)
-            pickle.dumps(view, pickle.HIGHEST_PROTOCOL)
-        workers.kept.clear()
-        build._UNSTORED.clear()
 
     for task in tasks[:WARM_UP]:
         one(task)

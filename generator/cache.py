@@ -1,4 +1,7 @@
-"""The build cache on disk: prepared game views in a few SQLite files.
+"""The build cache on disk: SQLite files of sealed blobs (length and CRC-32 each).
+
+Two stores, one mechanism: the prepared game views (:class:`ViewStore`), and
+the state of the last build (:class:`StateStore`, see generator.build.state).
 
 One row per processed record (key = content hash + settings), holding the
 pickled, finished parts of its game page (not compressed: compressing them
@@ -52,10 +55,6 @@ def unsealed(data: bytes, start: int = 0) -> tuple[memoryview, int] | None:
     return blob, end + size
 
 
-def _crc(blob: bytes) -> bytes:
-    return struct.pack("<I", zlib.crc32(blob))
-
-
 class ViewStore:
     """The views in ``folder``: read from every shard, written to one."""
 
@@ -89,9 +88,6 @@ class ViewStore:
             self._shards = sorted(numbers)
         return [self._conn(shard) for shard in self._shards]
 
-    def keys(self) -> set[str]:
-        return {row[0] for db in self._all() for row in db.execute("SELECT key FROM views")}
-
     def get(self, key: str) -> bytes:
         """The view stored under ``key``; KeyError when there is none, or it failed its check.
 
@@ -103,10 +99,10 @@ class ViewStore:
             for db in self._all():
                 row = db.execute("SELECT blob FROM views WHERE key = ?", (key,)).fetchone()
                 if row is not None:
-                    blob = row[0]
-                    if isinstance(blob, bytes) and len(blob) >= 4 and _crc(blob[4:]) == blob[:4]:
-                        return blob[4:]
-                    break
+                    try:
+                        return _checked(row[0], key)
+                    except CacheDamaged:
+                        break
         except sqlite3.DatabaseError:
             self.clear()
         raise KeyError(key)
@@ -120,7 +116,7 @@ class ViewStore:
 
     def put_many(self, items: Iterable[tuple[str, bytes]], shard: int = 0) -> None:
         """Store views in the shard of this process (a worker's number; 0 outside workers)."""
-        rows = [(key, _crc(blob) + blob) for key, blob in items]
+        rows = [(key, seal(blob)) for key, blob in items]
         try:
             db = self._conn(shard)
             with db:
@@ -178,8 +174,8 @@ class ViewStore:
         self._shards = None
 
 
-def _open(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path)
+def _open(path: Path, table: str = "views", key: str = "key") -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False)
     # A rollback journal: a bulk insert appends pages and journals almost nothing
     # (WAL would write every view twice, once more at the checkpoint).
     db.execute("PRAGMA journal_mode=DELETE")
@@ -188,5 +184,88 @@ def _open(path: Path) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous=OFF")
     # Another build or `qipu serve` may hold the file a moment: wait rather than fail.
     db.execute("PRAGMA busy_timeout=10000")
-    db.execute("CREATE TABLE IF NOT EXISTS views (key TEXT PRIMARY KEY, blob BLOB NOT NULL)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({key} TEXT PRIMARY KEY, blob BLOB NOT NULL)")
     return db
+
+
+class StateStore:
+    """What the last build knew (generator.build.state), as named parts in one SQLite file.
+
+    The same mechanism as the views: each part is a sealed blob (length and
+    CRC), so a damaged part is found, never believed. Parts are small enough
+    that a rebuild after one edit rewrites a few of them (one folder's
+    records and pages, one summary), in one transaction: a build killed
+    while saving leaves the previous state whole.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = _open(self.path, "parts", "name")
+            except sqlite3.DatabaseError:
+                self.discard()
+                self._db = _open(self.path, "parts", "name")
+        return self._db
+
+    def get(self, name: str) -> bytes:
+        """The part ``name``; KeyError when missing, CacheDamaged when it fails its check."""
+        try:
+            row = self._conn().execute("SELECT blob FROM parts WHERE name = ?", (name,)).fetchone()
+        except sqlite3.DatabaseError as error:
+            raise CacheDamaged(f"{self.path.name} cannot be read") from error
+        if row is None:
+            raise KeyError(name)
+        return _checked(row[0], name)
+
+    def parts(self, prefix: str) -> list[tuple[str, bytes]]:
+        """Every part whose name starts with ``prefix`` (a name such as ``records/``), checked."""
+        try:
+            rows = self._conn().execute(
+                "SELECT name, blob FROM parts WHERE name >= ? AND name < ?", (prefix, prefix + "\U0010ffff")
+            ).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise CacheDamaged(f"{self.path.name} cannot be read") from error
+        return [(name, _checked(blob, name)) for name, blob in rows]
+
+    def write(self, put: dict[str, bytes], drop: Iterable[str] = (), *, everything: bool = False) -> None:
+        """Store the parts ``put`` and delete those named in ``drop``, in one transaction.
+
+        ``everything``: the parts replace all that was there.
+        """
+        rows = [(name, seal(blob)) for name, blob in put.items()]
+        try:
+            db = self._conn()
+            with db:
+                if everything:
+                    db.execute("DELETE FROM parts")
+                db.executemany("DELETE FROM parts WHERE name = ?", [(name,) for name in drop])
+                db.executemany("INSERT OR REPLACE INTO parts (name, blob) VALUES (?, ?)", rows)
+        except sqlite3.DatabaseError:
+            self.discard()  # damaged since it was opened: the next build starts afresh
+            raise
+
+    def discard(self) -> None:
+        """Delete the file (and what a commit cut short left beside it)."""
+        self.close()
+        for path in self.path.parent.glob(f"{self.path.name}*"):
+            path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.DatabaseError:
+                pass
+            self._db = None
+
+
+def _checked(blob: object, name: str) -> bytes:
+    found = unsealed(blob) if isinstance(blob, bytes) else None
+    if found is None or found[1] != len(blob):  # type: ignore[arg-type]
+        raise CacheDamaged(f"{name} failed its check")
+    return found[0].tobytes()

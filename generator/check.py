@@ -11,13 +11,13 @@ from pathlib import Path
 from generator import decode
 from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
-from generator.build import Builder, refused_summary, summarize
+from generator.build import refused_summary, summarize
+from generator.build.records import folder_meta, options_for
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
 from generator.pipeline import event_key, process, sha256
-from generator.scan import Refused, read_file, scan
-
+from generator.scan import Refused, kind, read_file, scan
 
 ALIAS = define(
     "ARC-N102",
@@ -35,12 +35,15 @@ def _files(config: Config, paths: list[Path]) -> tuple[list[tuple[Path, str, Dia
     check`` looks at exactly the records ``qipu build`` reads and refuses
     what it refuses. A file named on the command line is the user's choice
     and is read even outside the content folder, but only if it is a
-    regular file.
+    regular file the scan would take for a record (not ``logo.png``, not
+    ``notes.txt~``: a shell's ``*`` names those too).
     """
     found: dict[str, tuple[Path, str, Diagnostic | None]] = {}
     refused: list[Diagnostic] = []
     for path in paths:
         if not path.is_dir():
+            if kind(path.name) != "record":
+                continue  # a page, an asset, an editor's backup: what the build's scan would not read as a record
             on_disk = _relative(config, path)
             rel = decode.shown_path(on_disk)  # as the site names it: see decode.shown_name
             found[rel] = (Path(os.path.realpath(path)), rel, decode.renamed(rel) if rel != on_disk else None)
@@ -49,7 +52,7 @@ def _files(config: Config, paths: list[Path]) -> tuple[list[tuple[Path, str, Dia
         base = _relative(config, path)
         prefix = "" if base in (".", "") else base + "/"
 
-        def moved(d: Diagnostic) -> Diagnostic:
+        def moved(d: Diagnostic, prefix: str = prefix) -> Diagnostic:
             # The message names the file as the scan saw it: name it from here too.
             def here(value: object) -> object:
                 return value.replace(d.path, prefix + d.path) if type(value) is str else value
@@ -83,7 +86,6 @@ class Checked:
 
 def check_paths(config: Config, paths: list[Path]) -> Checked:
     """Every diagnostic of the records under ``paths``, and the aliases they suggest."""
-    builder = Builder(config, jobs=1)
     summaries = []
     records, refused = _files(config, paths)
     for path, rel, note in records:
@@ -96,8 +98,8 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
         processed = process(
             Source(rel, data, sha256(data)),
             encoding=config.encoding_for(rel),
-            options=builder.options_for(event),
-            folder=builder.folder_meta(event),
+            options=options_for(config, event),
+            folder=folder_meta(config, event),
             plies=config.plies,
         )
         if note is not None:
@@ -108,7 +110,10 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
     found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}
     suggestions = alias_suggestions(archive, config)
     lines = [alias_line(s) for s in suggestions]
-    notes = [make("site.toml", 0, 0, ALIAS, f"{s.reason}: {line} under [aliases]?") for s, line in zip(suggestions, lines)]
+    notes = [
+        make("site.toml", 0, 0, ALIAS, "{reason}: {line} under [aliases]?", reason=s.reason, line=line)
+        for s, line in zip(suggestions, lines)
+    ]
     return Checked(sorted(found) + notes, lines)
 
 

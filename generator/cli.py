@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from generator import __version__
 from generator.config import LANGUAGES, Config, load_config

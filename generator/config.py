@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import games
-from generator.archive.standings import TIEBREAKS, Points
+from generator.archive.standings import SCORE, TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_, T, Term
 
@@ -64,6 +64,10 @@ CFG_OPTION = define(
     "CFG-E005", "error", "an unknown rule option for that game",
     "Use only the options that game offers (listed in docs/site-toml.md); the option is ignored.",
 )
+# The tie-breaks an event may name: the defaults, and the sum of the scores
+# (for games whose results are scores; see generator.archive.standings).
+CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE)
+
 CFG_TIEBREAK = define(
     "CFG-E006", "error", "an unknown or repeated tie-break name",
     "Use head-to-head, sonneborn-berger, wins or second-wins, each at most once; the name is ignored.",
@@ -620,14 +624,14 @@ class _Reader:
         for item in value:
             if not isinstance(item, str):
                 self.wrong_type(path, T("tie-break names as strings"), item)
-            elif item not in TIEBREAKS:
-                near = difflib.get_close_matches(item, TIEBREAKS, n=1)
+            elif item not in CHOSEN_TIEBREAKS:
+                near = difflib.get_close_matches(item, CHOSEN_TIEBREAKS, n=1)
                 if near:
                     template = N_("{key}: unknown tie-break {name!r}; did you mean {near!r}?")
                     self.error(CFG_TIEBREAK, path, template, needle=item, name=item, near=near[0])
                 else:
                     template = N_("{key}: unknown tie-break {name!r}; known: {known}")
-                    self.error(CFG_TIEBREAK, path, template, needle=item, name=item, known=", ".join(TIEBREAKS))
+                    self.error(CFG_TIEBREAK, path, template, needle=item, name=item, known=", ".join(CHOSEN_TIEBREAKS))
             elif item in chosen:
                 self.error(CFG_TIEBREAK, path, N_("{key}: tie-break {name!r} is listed twice"), name=item)
             else:

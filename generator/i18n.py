@@ -78,6 +78,31 @@ class Named(tuple):
         return str(self[1]) if language.lower().startswith("zh") and self[1] else str(self[0])
 
 
+class Said(tuple):
+    """An argument that is itself a template with its arguments: ``Said(N_("cannot be read: {error}"), args)``.
+
+    Said in the message's language, as the message is (a refused file's
+    ``{file}: {reason}``).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, template: str, args: Args = ()) -> Said:
+        return tuple.__new__(cls, (template, tuple(args)))
+
+    def __reduce__(self) -> tuple[Any, tuple[str, Args]]:
+        return (Said, (self[0], self[1]))
+
+    def __str__(self) -> str:
+        return say(self[0], self[1])
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def said(self, language: str) -> str:
+        return say(self[0], self[1], language)
+
+
 def T(word: str) -> Term:
     """Mark a word for the catalogs and for translation where it is an argument."""
     return Term(word)
@@ -114,7 +139,7 @@ def say(template: str, args: Args | Mapping[str, Any] = (), language: str = SOUR
 def _said(value: Any, language: str) -> Any:
     if isinstance(value, Term):
         return translate(value, language)
-    if isinstance(value, Named):
+    if isinstance(value, Named | Said):
         return value.said(language)
     return value
 

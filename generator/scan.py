@@ -20,12 +20,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any
 
-from generator import decode
+from generator import decode, i18n
 from generator.diagnostics import Diagnostic, define, make
+from generator.i18n import N_, Said
 
 ASSET_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf", ".css", ".ico"})
 # Assets a browser runs scripts in when opened on their own: published only
@@ -33,7 +35,12 @@ ASSET_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".
 # Markdown pages, never from the event folders that teams send records to.
 ACTIVE_ASSET_SUFFIXES = frozenset({".svg"})
 PAGE_SUFFIXES = frozenset({".md", ".markdown"})
-TEMPORARY = ("~", ".swp", ".tmp")  # editors' and tools' files beside the records: never records
+# Files editors and tools write beside the one being saved (backups, vim's swap
+# files and write test, emacs locks and autosaves, gedit, JetBrains, macOS'
+# .DS_Store): never content, and saving one does not rebuild (qipu serve).
+# Hidden files (a leading ".") and names from "~" are never content either.
+TEMPORARY = ("~", ".swp", ".swx", ".swo", ".tmp", "___jb_tmp___", "___jb_old___")
+_TOOLS_FILES = frozenset({"4913"})  # vim's test that it may write in a folder
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -90,13 +97,19 @@ UNREADABLE = define(
 class Refused(Exception):
     """A file :func:`read_file` would not read; ``code`` and ``reason`` say why."""
 
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, code: str, reason: str, /, **args: Any) -> None:
+        super().__init__(i18n.say(reason, args))
         self.code = code
-        self.reason = reason
+        self.reason = reason  # a template marked with N_, said with ``args``
+        self.values = args  # not .args: every exception has that
 
     def diagnostic(self, rel: str) -> Diagnostic:
-        return make(rel, 0, 0, self.code, f"{rel}: {self.reason}")
+        return refusal(rel, self.code, self.reason, self.values)
+
+
+def refusal(rel: str, code: str, reason: str, args: Mapping[str, Any]) -> Diagnostic:
+    """A file refused: ``<file>: <reason>``, both parts said in the reader's language."""
+    return make(rel, 0, 0, code, N_("{file}: {reason}"), file=rel, reason=Said(reason, i18n.args_of(args)))
 
 
 @dataclass(slots=True)
@@ -128,9 +141,28 @@ def path_of(content: str | Path, located: dict[str, str], rel: str) -> str:
     return located.get(rel) or f"{content}/{rel}"
 
 
+def ignored(name: str) -> bool:
+    """Whether a file of this name is never content: hidden, or an editor's or tool's (see TEMPORARY).
+
+    The one rule ``qipu build``, ``qipu check`` and ``qipu serve`` follow.
+    """
+    return (
+        not name
+        or name[0] in ".~"
+        or name.endswith(TEMPORARY)
+        or (name[0] == "#" and name.endswith("#"))  # emacs' autosave
+        or name in _TOOLS_FILES
+    )
+
+
+def ignored_folder(name: str) -> bool:
+    """Whether a folder of this name is never walked: hidden (.git), or set aside with a "_"."""
+    return name[0] in "._"
+
+
 def kind(name: str) -> str:
     """``"page"``, ``"asset"`` or ``"record"``, by the name's suffix; ``""`` for a file never read."""
-    if name[0] in ".~" or name.endswith(TEMPORARY):
+    if ignored(name):
         return ""
     dot = name.rfind(".")
     suffix = name[dot:].lower() if dot >= 0 else ""
@@ -161,17 +193,18 @@ class _Walk:
         self.found = Found()
         self.folders: set[tuple[int, int]] = set()  # (device, inode) of the folders being walked: a link back loops
 
-    def refuse(self, rel: str, code: str, reason: str) -> None:
-        self.found.refused[rel] = make(rel, 0, 0, code, f"{rel}: {reason}")
+    def refuse(self, rel: str, code: str, reason: str, /, **args: Any) -> None:
+        self.found.refused[rel] = refusal(rel, code, reason, args)
 
     def folder(self, path: str, prefix: str, renamed: bool, st: os.stat_result) -> None:
         if (st.st_dev, st.st_ino) in self.folders:
-            self.refuse(prefix.rstrip("/"), BROKEN_LINK, "a link to a folder that contains it (a loop): not read")
+            self.refuse(prefix.rstrip("/"), BROKEN_LINK, N_("a link to a folder that contains it (a loop): not read"))
             return
         try:
             fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY) if _SCAN_BY_FD else None
         except OSError as error:
-            self.refuse(prefix.rstrip("/") or ".", UNREADABLE, f"the folder cannot be listed: {error.strerror or error}")
+            cause = error.strerror or str(error)
+            self.refuse(prefix.rstrip("/") or ".", UNREADABLE, N_("the folder cannot be listed: {error}"), error=cause)
             return
         self.folders.add((st.st_dev, st.st_ino))
         try:
@@ -189,7 +222,8 @@ class _Walk:
             else:
                 self.plain(entries, path, prefix)
         except OSError as error:
-            self.refuse(prefix.rstrip("/") or ".", UNREADABLE, f"the folder cannot be listed: {error.strerror or error}")
+            cause = error.strerror or str(error)
+            self.refuse(prefix.rstrip("/") or ".", UNREADABLE, N_("the folder cannot be listed: {error}"), error=cause)
         finally:
             self.folders.discard((st.st_dev, st.st_ino))
             if fd is not None:
@@ -205,7 +239,7 @@ class _Walk:
         for entry in entries:
             name = entry.name
             if entry.is_file(follow_symlinks=False):
-                if name[0] in ".~" or name.endswith(TEMPORARY):
+                if (name[0] in ".~#" or name.endswith(TEMPORARY) or name in _TOOLS_FILES) and ignored(name):
                     continue
                 dot = name.rfind(".")
                 suffix = name[dot:].lower() if dot >= 0 else ""
@@ -228,30 +262,30 @@ class _Walk:
                 st = entry.stat(follow_symlinks=False)
                 self.file(prefix, name, shown, path, what, st, renamed, taken)
         elif entry.is_dir(follow_symlinks=False):
-            if name[0] not in "._" and os.path.realpath(path) not in self.skip:
+            if not ignored_folder(name) and os.path.realpath(path) not in self.skip:
                 shown = self.unique(prefix, name, shown, taken)
                 self.folder(path, f"{prefix}{shown}/", renamed or shown is not name, entry.stat(follow_symlinks=False))
-        elif name[0] != "." and not name.endswith(TEMPORARY):
+        elif not ignored(name):
             self.odd(entry, prefix, name, shown, path, renamed, taken)
 
     def odd(self, entry: os.DirEntry[str], prefix: str, name: str, shown: str, path: str, renamed: bool, taken: set[str]) -> None:
         """A link, or something that is neither a file nor a folder."""
         rel = prefix + shown
         if not entry.is_symlink():
-            self.refuse(rel, NOT_A_FILE, "not a regular file (a FIFO, socket or device): not read")
+            self.refuse(rel, NOT_A_FILE, N_("not a regular file (a FIFO, socket or device): not read"))
             return
         try:
             st = os.stat(path)  # follows the link
         except OSError as error:
             loop = error.errno == errno.ELOOP
-            self.refuse(rel, BROKEN_LINK, "a link into a loop: not read" if loop else "a link to nothing: not read")
+            self.refuse(rel, BROKEN_LINK, N_("a link into a loop: not read") if loop else N_("a link to nothing: not read"))
             return
         real = os.path.realpath(path)
         if not _inside(real, self.root):
-            self.refuse(rel, OUTSIDE, "a link to a place outside the content folder: not read")
+            self.refuse(rel, OUTSIDE, N_("a link to a place outside the content folder: not read"))
             return
         if stat.S_ISDIR(st.st_mode):
-            if name[0] not in "._" and real not in self.skip:
+            if not ignored_folder(name) and real not in self.skip:
                 shown = self.unique(prefix, name, shown, taken)
                 # Walked through the link's own path: its files keep paths under the content folder.
                 self.folder(path, f"{prefix}{shown}/", renamed or shown is not name, st)
@@ -259,7 +293,7 @@ class _Walk:
             if kind(name):
                 self.file(prefix, name, shown, real, kind(name), st, renamed, taken, link=True)
         else:
-            self.refuse(rel, NOT_A_FILE, "a link to something that is not a regular file: not read")
+            self.refuse(rel, NOT_A_FILE, N_("a link to something that is not a regular file: not read"))
 
     def unique(self, prefix: str, name: str, shown: str, taken: set[str]) -> str:
         """``shown``, or a numbered variant when a neighbour already reads the same (see SAME_NAME)."""
@@ -273,7 +307,9 @@ class _Walk:
         taken.add(candidate)
         self.found.notes[prefix + candidate] = make(
             prefix + candidate, 1, 1, SAME_NAME,
-            f"the name on disk reads like its neighbour {prefix + shown}: this file is shown as {prefix + candidate}",
+            "the name on disk reads like its neighbour {neighbour}: this file is shown as {shown}",
+            neighbour=prefix + shown,
+            shown=prefix + candidate,
         )
         return candidate
 
@@ -288,10 +324,13 @@ class _Walk:
             taken.add(name)
         rel = prefix + shown
         if st.st_size > self.limit:
-            self.refuse(rel, TOO_LARGE, f"{_size(st.st_size)}, above the limit of {_size(self.limit)}: not read")
+            size, most = _size(st.st_size), _size(self.limit)
+            self.refuse(rel, TOO_LARGE, N_("{size}, above the limit of {limit}: not read"), size=size, limit=most)
             return
         if what == "asset" and prefix and is_active_asset(name):
-            found.refused[rel] = make(rel, 0, 0, ACTIVE_ASSET, f"{rel}: an SVG inside a folder is not published; move it to the top of the content folder")
+            found.refused[rel] = refusal(
+                rel, ACTIVE_ASSET, N_("an SVG inside a folder is not published; move it to the top of the content folder"), {}
+            )
             return
         if (renamed or shown is not name) and rel not in found.notes:
             found.notes[rel] = decode.renamed(rel)
@@ -362,24 +401,26 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _BINARY)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise Refused(OUTSIDE, "became a link after the scan: not read") from None
-        raise Refused(UNREADABLE, f"cannot be read: {error.strerror or error}") from None
+            raise Refused(OUTSIDE, N_("became a link after the scan: not read")) from None
+        raise Refused(UNREADABLE, N_("cannot be read: {error}"), error=error.strerror or str(error)) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise Refused(NOT_A_FILE, "not a regular file: not read")
+            raise Refused(NOT_A_FILE, N_("not a regular file: not read"))
         if st.st_size > limit:
-            raise Refused(TOO_LARGE, f"{_size(st.st_size)}, above the limit of {_size(limit)}: not read")
+            raise Refused(
+                TOO_LARGE, N_("{size}, above the limit of {limit}: not read"), size=_size(st.st_size), limit=_size(limit)
+            )
         chunks = []
         size = 0
         while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
-                raise Refused(TOO_LARGE, f"more than the limit of {_size(limit)}: not read")
+                raise Refused(TOO_LARGE, N_("more than the limit of {limit}: not read"), limit=_size(limit))
         return b"".join(chunks)
     except OSError as error:
-        raise Refused(UNREADABLE, f"cannot be read: {error.strerror or error}") from None
+        raise Refused(UNREADABLE, N_("cannot be read: {error}"), error=error.strerror or str(error)) from None
     finally:
         os.close(fd)
 
@@ -406,11 +447,62 @@ def classify_one(content: Path, rel: str, limit: int) -> Found:
     if stat.S_ISREG(st.st_mode):
         if kind(name):
             walk.file(prefix, name, shown, path, kind(name), st, renamed, set())
-    elif not stat.S_ISDIR(st.st_mode) and name[0] != "." and not name.endswith(TEMPORARY):
+    elif not stat.S_ISDIR(st.st_mode) and not ignored(name):
         with os.scandir(os.path.dirname(path) or ".") as it:
             for entry in it:
                 if entry.name == name:
                     walk.odd(entry, prefix, name, shown, path, renamed, set())
     return walk.found
 
+
+def rescan(
+    content: Path, not_content: list[Path], limit: int, last: Found | None, changed: Iterable[Path] | None
+) -> tuple[Found, set[str] | None]:
+    """The content folder's files, and the files looked at again (None: all were).
+
+    ``last``: the previous scan; ``changed``: the files saved since
+    (``qipu serve`` knows them). Only those are classified again, unless one
+    is a folder, a link or a name that is not UTF-8, which only a whole walk
+    classifies rightly.
+    """
+    known: Found | None = last
+    rels: set[str] = set()
+    if changed is not None and known is not None:
+        root = os.path.realpath(content)
+        own = [os.path.realpath(folder) + os.sep for folder in not_content]
+        files = {r[0] for r in known.records} | {p[0] for p in known.pages} | {a[0] for a in known.assets}
+        for path in changed:
+            rel = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+            if rel.startswith("../") or rel == ".." or (os.path.abspath(path) + os.sep).startswith(tuple(own)):
+                continue  # a template, site.toml, the output: no file of the content changed
+            gone_folder = not os.path.lexists(path) and rel not in files and rel not in known.refused
+            if (
+                rel == "." or os.path.isdir(path) or os.path.islink(path) or gone_folder
+                or rel.split("/")[0].startswith((".", "_")) or decode.shown_path(rel) != rel
+            ):
+                known = None  # walk everything
+                break
+            rels.add(rel)
+    if changed is None or known is None:
+        return scan(content, not_content, limit), None
+    found = Found(
+        [r for r in known.records if r[0] not in rels],
+        [p for p in known.pages if p[0] not in rels],
+        [a for a in known.assets if a[0] not in rels],
+        {rel: path for rel, path in known.located.items() if rel not in rels},
+        {rel: note for rel, note in known.notes.items() if rel not in rels},
+        {rel: why for rel, why in known.refused.items() if rel not in rels},
+    )
+    for rel in sorted(rels):
+        one = classify_one(content, rel, limit)
+        found.records += one.records
+        found.pages += one.pages
+        found.assets += one.assets
+        found.located.update(one.located)
+        found.notes.update(one.notes)
+        found.refused.update(one.refused)
+    found.records.sort(key=lambda r: r[0])
+    found.pages.sort(key=lambda r: r[0].split("/"))
+    found.assets.sort(key=lambda r: r[0].split("/"))
+    return found, rels
 

@@ -26,7 +26,6 @@ pages show a banner with the error.
 from __future__ import annotations
 
 import errno
-import fnmatch
 import html
 import ipaddress
 import json
@@ -40,12 +39,13 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from socket import AF_INET6
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from watchdog.events import (
@@ -65,6 +65,7 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 
+from generator import scan
 from generator.diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # the config and the build are written in parallel with this module
@@ -79,22 +80,9 @@ QUIET_SECONDS = 0.2  # a burst of saves ends after this long without another one
 POLL_SECONDS = 25.0  # a long poll is answered after this long even without a build
 SHOWN_DIAGNOSTICS = 50  # how many errors and warnings a build logs, and the banner lists
 
-# Files editors write beside the one being saved (vim's swap, backup and
-# write-test files, emacs locks and autosaves, gedit, JetBrains), and folders
-# that are never content. A change to these alone does not rebuild.
-IGNORED_NAMES = (
-    "*.swp",
-    "*.swx",
-    "*.swo",
-    "*~",
-    ".#*",
-    "#*#",
-    "4913",
-    ".goutputstream-*",
-    "*___jb_tmp___",
-    "*___jb_old___",
-    ".DS_Store",
-)
+# What the content folder holds is decided by generator.scan, for build, check
+# and serve alike (scan.ignored: editors' backups, swap files, hidden files).
+# Besides, folders that are never content wherever they lie: a change there does not rebuild.
 IGNORED_DIRS = frozenset({".qipu-cache", ".git", ".hg", ".svn", "__pycache__"})
 
 # Only changes rebuild: the build reading the content makes open/close events
@@ -264,7 +252,8 @@ class Site:
             crash=None,
             errors=report.errors,
             warnings=report.warnings,
-            problems=tuple(d.format() for d in problems[:SHOWN_DIAGNOSTICS]),
+            # The banner is part of the page: in the page's language (the log stays English).
+            problems=tuple(d.format(self.config.language) for d in problems[:SHOWN_DIAGNOSTICS]),
         )
 
     def rebuild(self, changed: set[Path]) -> BuildStatus:
@@ -292,7 +281,7 @@ class Site:
             diagnostics = []
             errors = [f"{type(exc).__name__}: {exc}"]
         else:
-            errors = [d.format() for d in diagnostics if d.severity == "error"]
+            errors = [d.format(config.language) for d in diagnostics if d.severity == "error"]
         for d in diagnostics:
             self.log(d.format())
         if errors:
@@ -406,12 +395,20 @@ class Rebuilder:
                 self.site.log(traceback.format_exc().rstrip())
 
 
-def is_ignored(path: Path, output_dir: Path, cache_dir: Path | None = None) -> bool:
-    """True for files whose change must not rebuild: output, cache, editor temp files."""
+def is_ignored(path: Path, output_dir: Path, cache_dir: Path | None = None, content_dir: Path | None = None) -> bool:
+    """True for files whose change must not rebuild: output, cache, and what the scan never reads.
+
+    A file the scan passes over (``scan.ignored``: an editor's backup, a
+    swap file, a hidden file), or one in a content folder it does not walk
+    (``scan.ignored_folder``), changes nothing the build reads.
+    """
     if any(part in IGNORED_DIRS for part in path.parts):
         return True
-    if any(fnmatch.fnmatchcase(path.name, pattern) for pattern in IGNORED_NAMES):
+    if scan.ignored(path.name):
         return True
+    if content_dir is not None and content_dir in path.parents:
+        if any(scan.ignored_folder(part) for part in path.relative_to(content_dir).parts[:-1]):
+            return True
     return any(folder is not None and (path == folder or folder in path.parents) for folder in (output_dir, cache_dir))
 
 
@@ -434,9 +431,12 @@ class _ChangeHandler(FileSystemEventHandler):
 
     def _relevant(self, path: Path) -> Path | None:
         config = self.site.config
-        if is_ignored(path, Path(config.output_dir).resolve(), Path(config.cache_dir).resolve()):
-            return None
         config_file = self.site.config_file
+        if path == config_file:
+            return path  # whatever its name (a hidden site.toml is the organiser's choice)
+        folders = (Path(config.output_dir).resolve(), Path(config.cache_dir).resolve(), Path(config.content_dir).resolve())
+        if is_ignored(path, *folders):
+            return None
         if path.parent == config_file.parent and not self._inside_recursive_watch(path):
             # The config folder is watched alone for site.toml.
             return path if path.name == config_file.name else None
@@ -725,8 +725,8 @@ class PreviewServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host = self.server_address[0]
-        if ":" in str(host):
+        host = str(self.server_address[0])
+        if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"
 
@@ -969,7 +969,7 @@ def serve(
     live = LiveReload()
     for d in diagnostics:
         log(d.format())
-    config_errors = tuple(d.format() for d in diagnostics if d.severity == "error")
+    config_errors = tuple(d.format(config.language) for d in diagnostics if d.severity == "error")
     if config_errors:
         # No earlier good config exists: go on with what could be read and
         # show the errors; saving a fixed site.toml reloads it.
@@ -1024,7 +1024,11 @@ def _stop_on_sigterm() -> Callable[[], None]:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
 
 
 def _listen_error(host: str, port: int, exc: OSError) -> str:

@@ -1,29 +1,30 @@
-"""Worker processes that keep what they made between the stages of one build.
+"""Worker processes for the stages of one build.
 
 A build reads every record in parallel, indexes the archive in the parent,
-then renders every game page in parallel. Each game page needs the view its
-record's replay prepared (board, viewer data, move list: tens of kilobytes).
-A process pool forgets everything between two maps, so every view used to
-travel to the parent and out to a renderer again, compressed on the way to
-spare memory: a sixth of a cold build's time. These workers are forked once
-per build and keep the views they made in their own memory (``kept``); the
-render stage sends each page to the worker that holds its view.
+then renders every game page in parallel, with the same workers. Each has a
+*local* object, given to the pool when it starts and handed to every task as
+its first argument (``fn(local, task)``): what a worker sets itself up with
+and keeps between tasks (its connection to the view cache, say).
 
-A worker can also be left work that may wait (``idle``): it runs while no
-task is waiting, which in a build is while the parent indexes the archive.
-
-Functions and arguments cross the pipes pickled: functions by name, so they
-must live at module level. An exception in a worker is raised again in the
+Workers start with the platform's method: ``fork`` where it is safe (Linux),
+``spawn`` elsewhere (Windows, macOS), or what ``QIPU_START_METHOD`` names.
+Under ``spawn`` the local object, the functions (by name, so at module
+level) and the tasks cross to the workers pickled; under ``fork`` the local
+object is inherited as it is. An exception in a worker is raised again in the
 parent with the worker's traceback.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+import sys
 import threading
 import time
 import traceback
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -32,19 +33,27 @@ if TYPE_CHECKING:
 # multiprocessing (and queue) are imported where workers start: a rebuild that
 # needs none (one record edited) spares their import, a twentieth of that rebuild.
 
-# In a worker: its number, and what it keeps between two calls of map().
-index: int | None = None
-kept: dict[str, Any] = {}
-# In a worker: work that can wait for a moment with no task to do (the
-# parent indexing the archive, say). Each call does a little of it and says
-# whether some is left; a task that arrives meanwhile goes first.
-idle: list[Callable[[], bool]] = []
-
 # Batches sent to a worker before it returns the first. Three, not two: the
 # parent keys a whole event's game pages at once (20-30 ms for 500 games), and
 # with one batch waiting a worker sometimes ran dry meanwhile.
 AHEAD = 3
-_END = object()
+
+
+def start_method() -> str:
+    """How workers start here: ``QIPU_START_METHOD``, else fork on Linux, else the platform's default.
+
+    Fork is not the default on macOS (system libraries are not fork-safe)
+    nor available on Windows; from Python 3.14 Linux defaults to forkserver,
+    which gives nothing a build needs that fork does not.
+    """
+    import multiprocessing
+
+    chosen = os.environ.get("QIPU_START_METHOD", "")
+    if chosen in multiprocessing.get_all_start_methods():
+        return chosen
+    if sys.platform.startswith("linux"):
+        return "fork"
+    return multiprocessing.get_start_method()
 
 
 class WorkerError(RuntimeError):
@@ -60,21 +69,28 @@ class WorkerError(RuntimeError):
 
 
 class Workers:
-    """``count`` forked processes; use as a context manager so they always end."""
+    """``count`` worker processes, each with its own copy of ``local``; use as a context manager so they always end.
 
-    def __init__(self, count: int) -> None:
+    ``local``: handed to every task as its first argument; a worker sets
+    ``local.number`` to its own number (0, 1 ...) if it has that attribute.
+    ``method``: the start method (see :func:`start_method`).
+    """
+
+    def __init__(self, count: int, local: Any = None, method: str | None = None) -> None:
         import multiprocessing
 
-        context = multiprocessing.get_context("fork")  # workers inherit the parent's imports and globals
+        self.method = method or start_method()
+        context = multiprocessing.get_context(self.method)
         self._conns: list[Connection] = []
         self._procs = []
         for number in range(count):
             mine, theirs = context.Pipe()
-            # The parent's ends of every pipe so far: the worker closes its
-            # inherited copies, so that its own pipe ends when the parent does.
-            parent_ends = [*self._conns, mine]
-            proc = context.Process(
-                target=_serve, args=(theirs, number, parent_ends), daemon=True, name=f"qipu-worker-{number}"
+            # Forked, a worker holds copies of the parent's ends of every pipe
+            # so far: it closes them, so that its own pipe ends when the parent
+            # does. Spawned, it inherits none.
+            parent_ends = [*self._conns, mine] if self.method == "fork" else []
+            proc = context.Process(  # type: ignore[attr-defined]
+                target=_serve, args=(theirs, number, local, parent_ends), daemon=True, name=f"qipu-worker-{number}"
             )
             proc.start()
             theirs.close()
@@ -92,73 +108,45 @@ class Workers:
 
     def map(
         self,
-        fn: Callable[[Any], Any],
+        fn: Callable[[Any, Any], Any],
         tasks: Iterable[Any],
         *,
         chunk: int,
-        home: Callable[[Any], int | None] | None = None,
-        steal: bool = False,
         arrived: Callable[[Any], Any] | None = None,
     ) -> list[Any]:
-        """``fn(task)`` for every task, in the workers; the results in the order of ``tasks``.
+        """``fn(local, task)`` for every task, in the workers; the results in the order of ``tasks``.
 
-        ``tasks`` are taken as the workers need them: a generator may still
-        be working out the later ones (the pages of the next event) while
-        the workers run the first. ``home(task)`` names the worker that must
-        run a task (the one holding what it needs), or None for any. A
-        worker that runs out of its own tasks takes tasks anyone may run, so
-        the slower worker sets the pace only as far as its own tasks go.
-        With ``steal`` a worker that has nothing left to do then takes the
-        last tasks of the longest backlog: what those need is found elsewhere
-        too (game views, once all are in the cache), only at a cost.
-        ``arrived(result)``, called in the parent as each result comes in,
-        stands in for it in the list: large results can be stored away at
-        once instead of all held until the end.
+        ``tasks`` are taken as the workers need them, ``chunk`` at a time: a
+        generator may still be working out the later ones (the pages of the
+        next event) while the workers run the first. ``arrived(result)``,
+        called in the parent as each result comes in, stands in for it in
+        the list: large results can be stored away at once instead of all
+        held until the end.
 
         Each worker has more batches waiting while it works on one (see
         :data:`AHEAD`): with a single batch it idled for every round trip
         through the parent, a quarter of a second per worker over ten
         thousand pages. A thread sends the batches, so the parent always
-        takes in results: were it
-        to block sending to a worker that blocks sending its results (pipes
-        hold a few kilobytes on some systems), both would wait forever.
+        takes in results: were it to block sending to a worker that blocks
+        sending its results (pipes hold a few kilobytes on some systems),
+        both would wait forever.
         """
         from multiprocessing.connection import wait
         from queue import SimpleQueue
 
         source = iter(tasks)
-        taken: list[Any] = []  # the tasks taken from source so far, by number
         results: list[Any] = []
-        own: list[deque[int]] = [deque() for _ in self._conns]
-        anyone: deque[int] = deque()
-        sent: list[deque[list[int]]] = [deque() for _ in self._conns]  # batches each worker has, in order
+        sent: list[deque[tuple[int, int]]] = [deque() for _ in self._conns]  # (first, count) of each batch sent
         outbox: SimpleQueue[tuple[int, Any] | None] = SimpleQueue()
         sender = threading.Thread(target=self._send, args=(outbox,), name="qipu-workers-send", daemon=True)
         sender.start()
 
-        def take(worker: int) -> None:
-            """Take tasks from source until this worker has a batch's worth, or none are left."""
-            while len(own[worker]) < chunk and len(anyone) < chunk:
-                task = next(source, _END)
-                if task is _END:
-                    return
-                where = home(task) if home is not None else None
-                (own[where] if where is not None and 0 <= where < len(own) else anyone).append(len(taken))
-                taken.append(task)
-                results.append(None)
-
         def feed(worker: int) -> None:
-            take(worker)
-            queue = own[worker] if own[worker] else anyone
-            batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
-            if not batch and steal:
-                # The end of the work: half of another worker's backlog, from its
-                # end, so that both finish together (it keeps its next tasks).
-                backlog = max(own, key=len)
-                batch = [backlog.pop() for _ in range(min(chunk, len(backlog) // 2))][::-1]
+            batch = list(itertools.islice(source, chunk))
             if batch:
-                outbox.put((worker, (fn, [taken[i] for i in batch])))
-                sent[worker].append(batch)
+                outbox.put((worker, (fn, batch)))
+                sent[worker].append((len(results), len(batch)))
+                results.extend([None] * len(batch))
 
         try:
             for _ in range(AHEAD):
@@ -167,21 +155,20 @@ class Workers:
             while any(sent):
                 for conn in wait([self._conns[w] for w in range(len(sent)) if sent[w]]):
                     worker = self._conns.index(conn)  # type: ignore[arg-type]
-                    done = sent[worker].popleft()
+                    first, _ = sent[worker].popleft()
                     ok, payload = self._receive(worker)
                     if not ok:
                         raise WorkerError(*payload)
                     feed(worker)  # first: the worker computes while the parent takes in the results
-                    for i, result in zip(done, payload):
+                    for i, result in enumerate(payload, first):
                         results[i] = result if arrived is None else arrived(result)
-                        taken[i] = None  # sent and done: not kept to the end
         finally:
             outbox.put(None)
             sender.join()
         return results
 
-    def each(self, fn: Callable[[Any], Any], arg: Any = None) -> list[Any]:
-        """``fn(arg)`` once in every worker (to set it up, say); the results by worker."""
+    def each(self, fn: Callable[[Any, Any], Any], arg: Any = None) -> list[Any]:
+        """``fn(local, arg)`` once in every worker (to set it up, say); the results by worker."""
         for conn in self._conns:
             conn.send((fn, [arg]))  # small and answered at once: no need for the sender thread
         found = []
@@ -233,33 +220,19 @@ def _watch_parent(parent: int) -> None:
     closing until the task ended, and one whose parent's end of the pipe
     another process still holds would never notice.
     """
-    import os
-
     while True:
         time.sleep(0.25)
         if os.getppid() != parent:
             os._exit(1)
 
 
-def _serve(conn: Connection, number: int, parent_ends: list[Connection] = ()) -> None:  # type: ignore[assignment]
-    import os
-
-    global index
-    index = number
+def _serve(conn: Connection, number: int, local: Any, parent_ends: list[Connection]) -> None:
     for end in parent_ends:
         end.close()
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qipu-parent-watch", daemon=True).start()
-    kept.clear()  # forked: whatever the parent kept is not this worker's
-    idle.clear()
-    failed = None  # a traceback from idle work, reported with the next batch
+    if hasattr(local, "number"):
+        local.number = number
     while True:
-        while idle and failed is None and not conn.poll():
-            try:
-                if not idle[0]():
-                    idle.pop(0)
-            except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
-                idle.pop(0)
-                failed = (traceback.format_exc(), type(error).__name__)
         try:
             message = conn.recv()
         except EOFError:
@@ -267,11 +240,7 @@ def _serve(conn: Connection, number: int, parent_ends: list[Connection] = ()) ->
         if message is None:
             return
         fn, batch = message
-        if failed is not None:
-            conn.send((False, failed))
-            failed = None
-            continue
         try:
-            conn.send((True, [fn(task) for task in batch]))
+            conn.send((True, [fn(local, task) for task in batch]))
         except BaseException as error:  # noqa: BLE001 - reported to the parent, which raises it
             conn.send((False, (traceback.format_exc(), type(error).__name__)))

@@ -7,7 +7,8 @@ be registered only inside a test with :func:`generator.games.registered`:
 - ``TRI`` "three piles": three seats (A, B, C) play cards 1 to 9, each card
   once per game; a move may play several cards at once (``A 4,5``: one ply).
   After two rounds the game ends; whoever played the highest total wins. No
-  board: the records name no point.
+  board: the records name no point. The pages draw it on the card table
+  (``generator/boards/table.py``): a seat's cards lie in its slots until it plays again.
 - ``DUO`` "partner piles": the same with four seats, A and C against B and D;
   the partnership with the higher total wins, a level total is a draw.
 - ``HOP`` "hop and burn" on a 4x4 grid, columns a-d, rows 1-4: two seats
@@ -15,6 +16,7 @@ be registered only inside a test with :func:`generator.games.registered`:
   free cell (``W a1-c3/c1``: one ply of three points, as an Amazons turn
   of a queen's move and its arrow; no line of sight is asked for). The rules never decide; the declared result
   stands. A file may hold several games: each begins with a ``#GAME`` line.
+  Drawn on a small board of this module (:func:`board_for`), cells ``a1`` to ``d4``.
 
 The notation of all three, one item a line::
 
@@ -33,6 +35,8 @@ from types import MappingProxyType
 from typing import Any
 
 from generator import diagnostics, scene
+from generator.boards import symbols
+from generator.boards.base import Board
 from generator.diagnostics import Diagnostic, make
 from generator.games import GameType, Side
 from generator.model import SEATS, Decision, Metadata, Move, Ply, Record, Replay, Text, winner_of
@@ -63,19 +67,51 @@ def forget_codes() -> None:
 _A, _B = Side("A", "red", "甲方", "Player A"), Side("B", "blue", "乙方", "Player B")
 _C, _D = Side("C", "green", "丙方", "Player C"), Side("D", "black", "丁方", "Player D")
 
+# The cards 1 to 9, drawn on the card table of generator/boards/table.py; a play of up to three cards.
+_DECK = tuple(str(card) for card in range(1, 10))
 TRI = GameType(
-    code="TRI", name_zh="三堆", name_en="Three piles", format=HERE, rules=HERE, board=HERE,
-    first=_A, second=_B, more_seats=(_C,), columns=0, rows=0,
-    params=MappingProxyType({"rounds": 2}), scored=True,
+    code="TRI",
+    name_zh="三堆",
+    name_en="Three piles",
+    format=HERE,
+    rules=HERE,
+    board="table",
+    first=_A,
+    second=_B,
+    more_seats=(_C,),
+    columns=0,
+    rows=0,
+    params=MappingProxyType({"rounds": 2, "deck": _DECK, "slots": 3}),
+    scored=True,
 )
 DUO = GameType(
-    code="DUO", name_zh="对家堆", name_en="Partner piles", format=HERE, rules=HERE, board=HERE,
-    first=_A, second=_B, more_seats=(_C, _D), partnerships=((0, 2), (1, 3)), columns=0, rows=0,
-    params=MappingProxyType({"rounds": 1}), scored=True, suffixes=(".duo",),
+    code="DUO",
+    name_zh="对家堆",
+    name_en="Partner piles",
+    format=HERE,
+    rules=HERE,
+    board="table",
+    first=_A,
+    second=_B,
+    more_seats=(_C, _D),
+    partnerships=((0, 2), (1, 3)),
+    columns=0,
+    rows=0,
+    params=MappingProxyType({"rounds": 1, "deck": _DECK, "slots": 3}),
+    scored=True,
+    suffixes=(".duo",),
 )
 HOP = GameType(
-    code="HOP", name_zh="跳烧", name_en="Hop and burn", format=HERE, rules=HERE, board=HERE,
-    first=Side("W", "white", "白方", "White"), second=Side("K", "black", "黑方", "Black"), columns=4, rows=4,
+    code="HOP",
+    name_zh="跳烧",
+    name_en="Hop and burn",
+    format=HERE,
+    rules=HERE,
+    board=HERE,
+    first=Side("W", "white", "白方", "White"),
+    second=Side("K", "black", "黑方", "Black"),
+    columns=4,
+    rows=4,
 )
 INVENTED = (TRI, DUO, HOP)
 _BY_CODE = {game.code: game for game in INVENTED}
@@ -118,11 +154,11 @@ def parse_games(text: Text, game: GameType) -> list[Record]:
 def _item(record: Record, item: str, line: int, column: int) -> None:
     header = record.header
     if item.startswith("#PLAYERS"):
-        names = [name.strip() or None for name in item[len("#PLAYERS"):].split("|")]
+        names = [name.strip() or None for name in item[len("#PLAYERS") :].split("|")]
         header.first, header.second, *more = names
         header.more = tuple(more)
     elif item.startswith("#RESULT"):
-        header.result = header.result_text = item[len("#RESULT"):].strip()
+        header.result = header.result_text = item[len("#RESULT") :].strip()
     elif item.startswith("#SCORE"):
         header.score = {key: float(value) for key, _, value in (p.partition("=") for p in item[6:].split())}
     else:
@@ -135,9 +171,7 @@ def _item(record: Record, item: str, line: int, column: int) -> None:
         if "-" in parts[0]:  # HOP: "a1-c3/c1", a queen's move and its burn
             start, _, rest = parts[0].partition("-")
             to, _, burn = rest.partition("/")
-            record.moves.append(
-                Move(side, item, _point(start), line, column, to=_point(to), parts=(_point(burn),))
-            )
+            record.moves.append(Move(side, item, _point(start), line, column, to=_point(to), parts=(_point(burn),)))
         else:  # the cards of a card play: no point at all
             cards = tuple(int(p) if p.isdigit() else -1 for p in parts)
             record.moves.append(Move(side, item, None, line, column, parts=cards))
@@ -159,12 +193,13 @@ def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = N
 class PilesEngine(Engine):
     """TRI and DUO: cards 1-9, each once; after ``rounds`` rounds the highest total wins."""
 
-    __slots__ = ("played", "totals")
+    __slots__ = ("on_table", "played", "totals")
 
     def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, options)
         self.played: set[int] = set()
         self.totals = [0] * len(game.seats)
+        self.on_table: list[list[str]] = [[] for _ in game.seats]  # the pieces in each seat's slots
 
     def read(self, move: Move) -> Any:
         # Each card is checked: a 0 or a 10 is off the "board" of cards 1-9.
@@ -181,7 +216,12 @@ class PilesEngine(Engine):
         self.turn = (seat + 1) % seats
         if number == self.game.params["rounds"] * seats:
             self.decision = Decision.from_scores(self.score(), "highest-total", number)
-        return self.ply(move, number, seat, [scene.note("{cards}", cards=", ".join(map(str, at)))])
+        # The seat's cards of its last play leave the table; this play's lie in its slots.
+        ops: list[Any] = [scene.remove(piece) for piece in self.on_table[seat]]
+        name, colour = SEATS[seat], self.game.seats[seat].colour
+        self.on_table[seat] = [f"c{card}" for card in at]
+        ops += [scene.add(f"c{card}", str(card), colour, f"{name}-{k}") for k, card in enumerate(at, 1)]
+        return self.ply(move, number, seat, [*ops, scene.note("{cards}", cards=", ".join(map(str, at)))])
 
     def score(self) -> dict[str, float]:
         if not self.game.partnerships:
@@ -226,3 +266,20 @@ class HopEngine(Engine):
 
 def _name(at: tuple[int, int]) -> str:
     return f"{'abcd'[at[0]]}{at[1] + 1}"
+
+
+# -- the board of HOP ---------------------------------------------------------------------
+
+
+def board_for(game: GameType, variant: str | None = None) -> Board:
+    """HOP's 4x4 board (cells a1 to d4): its two pieces and the burnt cells as red stones."""
+    from tests.symbol_boards import TinyBoard
+
+    board = _BOARDS.get(game.code)
+    if board is None:
+        stones = symbols.stones("q-hop-", ("black", "red", "white"), 20)
+        board = _BOARDS[game.code] = TinyBoard(size=game.columns, symbols=stones)
+    return board
+
+
+_BOARDS: dict[str, Board] = {}

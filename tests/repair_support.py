@@ -34,8 +34,7 @@ OLD_NS = 1_600_000_000 * 10**9
 
 # What a build keeps in its cache folder, by kind: glob patterns under that folder.
 CACHE_KINDS = {
-    "state": "state-*.pickle",
-    "journal": "state-*.journal",
+    "state": "state-*.sqlite",
     "views": "views-*.sqlite",
     "templates": "templates/*.cache",
 }
@@ -440,7 +439,7 @@ def copy_tree(source: Path, target: Path) -> None:
 
 
 def _copy_folder_times(source: Path, target: Path) -> None:
-    for folder, dirs, _ in os.walk(source):
+    for folder, _dirs, _ in os.walk(source):
         st = os.stat(folder)
         os.utime(target / Path(folder).relative_to(source), ns=(st.st_atime_ns, st.st_mtime_ns))
 
@@ -454,8 +453,8 @@ def restore(keep: Path, site: Site) -> None:
     the record itself. The build never writes into an existing file of
     either (it writes a new one and renames it): the saved files stay as
     they are. Whoever edits one of them in place must put it back (see
-    test_repair.Archive.edit_in_place). The cache is copied: SQLite and the
-    journal write into their files.
+    test_repair.Archive.edit_in_place). The cache is copied: SQLite writes
+    into its files.
     """
     shutil.rmtree(site.root, ignore_errors=True)
     site.root.mkdir(parents=True)

@@ -28,6 +28,7 @@ import re
 import shutil
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,7 +71,7 @@ from repair_support import (
 def _pool_threshold() -> int:
     # Read, not imported: this file must load while generator/ is mid-edit (its
     # builds run in their own processes anyway).
-    found = re.search(r"^POOL_THRESHOLD = (\d+)", (REPO / "generator" / "build.py").read_text(encoding="utf-8"), re.M)
+    found = re.search(r"^POOL_THRESHOLD = (\d+)", (REPO / "generator" / "build" / "pool.py").read_text(encoding="utf-8"), re.M)
     return int(found.group(1)) if found else 200
 
 
@@ -140,7 +141,7 @@ class Archive:
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Archive:
-    """20 records built, then one MARK edited and built again (so the cache holds a journal too)."""
+    """20 records built, then one MARK edited and built again (so the state was saved in part too)."""
     base = tmp_path_factory.mktemp("small")
     work = base / "work"
     site = Site(work, work / "content", work / "site")
@@ -235,8 +236,7 @@ def test_a_damaged_cache_file_is_thrown_away_and_the_site_equals_a_clean_build(
 
 LOSSES = {
     "cache folder": lambda cache: shutil.rmtree(cache),
-    "state and journal (views kept)": lambda cache: [p.unlink() for p in cache.glob("state-*")],
-    "journal only (state kept)": lambda cache: [p.unlink() for p in cache.glob("state-*.journal")],
+    "state (views kept)": lambda cache: [p.unlink() for p in cache.glob("state-*")],
     "views (state kept)": lambda cache: [p.unlink() for p in cache.glob("views-*")],
     "compiled templates": lambda cache: shutil.rmtree(cache / "templates"),
 }
@@ -253,21 +253,25 @@ def test_a_lost_part_of_the_cache_costs_work_not_correctness(small: Archive, los
     small.check(f"{loss} deleted, then {CHANGES[change]}")
 
 
-def _hot_journals(cache: Path) -> None:
-    # What SQLite finds beside a file whose commit was cut short, here as garbage.
-    for n, db in enumerate(sorted(cache.glob("views-*.sqlite"))):
-        db.with_name(db.name + "-journal").write_bytes(random.Random(f"{SEED}/journal/{n}").randbytes(4096))
+def _hot_journals(pattern: str) -> Callable[[Path], None]:
+    def leave(cache: Path) -> None:
+        # What SQLite finds beside a file whose commit was cut short, here as garbage.
+        for n, db in enumerate(sorted(cache.glob(pattern))):
+            db.with_name(db.name + "-journal").write_bytes(random.Random(f"{SEED}/journal/{n}").randbytes(4096))
+
+    return leave
 
 
-def _half_saved_state(cache: Path) -> None:
-    # A save killed before its rename: half a state under the temporary name beside the state.
-    for state in cache.glob("state-*.pickle"):
-        state.with_suffix(".tmp").write_bytes(state.read_bytes()[: state.stat().st_size // 2])
+def _half_a_state_saved(cache: Path) -> None:
+    # A save killed midway: the SQLite journal of its transaction, with the first half of the state's pages.
+    for state in cache.glob("state-*.sqlite"):
+        state.with_name(state.name + "-journal").write_bytes(state.read_bytes()[: state.stat().st_size // 2])
 
 
 LEFTOVERS = {
-    "a garbage SQLite journal beside each views file": _hot_journals,
-    "half a state under its temporary name": _half_saved_state,
+    "a garbage SQLite journal beside each views file": _hot_journals("views-*.sqlite"),
+    "a garbage SQLite journal beside the state file": _hot_journals("state-*.sqlite"),
+    "half a state beside the state file, as a journal": _half_a_state_saved,
 }
 
 
@@ -493,7 +497,7 @@ def test_workers_exit_when_their_parent_is_killed(large: tuple[Path, Path], tmp_
     shutil.copytree(large[0], content)
     site = Site(tmp_path / "work", content, tmp_path / "work" / "site")
     seen_workers = False
-    for attempt in range(3):  # the build may end before the test sees its workers: try again, afresh
+    for _attempt in range(3):  # the build may end before the test sees its workers: try again, afresh
         shutil.rmtree(site.root, ignore_errors=True)
         # Quiet: workers that outlive their parent keep its pipes open, and reading them would never end.
         proc = start(site, quiet=True)

@@ -16,7 +16,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-
 from conftest import C5_BLACK_FIVE, c5_record
 from test_site import local_links
 
@@ -42,7 +41,7 @@ def record(folder: Path, name: str, first: str = "甲", second: str = "乙", mov
 
 def site_files(out: Path) -> dict[str, bytes]:
     found = {}
-    for folder, dirs, files in os.walk(out):
+    for folder, _dirs, files in os.walk(out):
         for name in files:
             path = Path(folder) / name
             found[path.relative_to(out).as_posix()] = path.read_bytes()

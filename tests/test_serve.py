@@ -19,9 +19,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
@@ -79,7 +79,9 @@ class FakeBuilder:
             text = path.read_text("utf-8")
             rel = path.relative_to(content).as_posix()
             if not text.startswith("{["):
-                report.diagnostics.append(Diagnostic(rel, 1, 1, "error", "FMT-E001", "not a record"))
+                # The message the real reader gives (a template of the catalogs, said in the banner's language).
+                message = "not a record of a known game: the header names no game and the file name has no game code"
+                report.diagnostics.append(Diagnostic(rel, 1, 1, "error", "FMT-E001", message))
             page = out / "games" / f"{len(items)}.html"
             report.written += _write(page, f"<!DOCTYPE html><html><body><pre>{text}</pre></body></html>")
             items.append(rel)
@@ -319,7 +321,7 @@ def test_theme_files_are_watched(site: Running) -> None:
     for changed in (serve_module.templates_dir() / "page.html", serve_module.static_dir() / "site.css"):
         before = site.build
         changed.write_text("/* edited */", "utf-8")
-        wait_for(lambda: site.build > before, f"a rebuild after {changed.name} changed")
+        wait_for(lambda before=before: site.build > before, f"a rebuild after {changed.name} changed")
         assert any(changed.name in line for line in site.lines)
 
 
@@ -335,7 +337,12 @@ def test_a_broken_record_is_a_diagnostic_and_the_server_goes_on(site: Running) -
     code, page = site.get("/")
     assert code == 200
     assert "qipu-serve-banner" in page and "坏队" in page  # the banner lists the error with its file
-    assert any("坏队" in line and "error" in line for line in site.lines)
+    logged = [line for line in site.lines if "坏队" in line and "error[" in line]
+    assert logged
+    # The log is English; the banner is part of the page, in the site's language (zh-CN by default).
+    code_of, english = logged[0].split("error[", 1)[1].split("]: ", 1)
+    banner_html = page.split('id="qipu-serve-banner"', 1)[1]
+    assert f"error[{code_of}]" in banner_html and english.strip() not in banner_html
     # The server goes on: removing the file rebuilds and the error is gone.
     broken.unlink()
     wait_for(lambda: site.status()["errors"] == errors, "the error to clear")

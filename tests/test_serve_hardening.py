@@ -15,17 +15,16 @@ import ipaddress
 import socket
 import struct
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import quote
 
 import pytest
+from test_serve import PAGE, WAIT, FakeBuilder, Running, small_site, wait_for
+from test_serve import start as start_on
 
 from generator import serve as serve_module
 from generator.serve import host_allowed
-from test_serve import PAGE, WAIT, FakeBuilder, Running, wait_for
-from test_serve import small_site
-from test_serve import start as start_on
 
 CLIENTS = 64
 

@@ -242,7 +242,7 @@ def test_a_record_whose_name_is_not_utf8_is_read_with_a_warning(tmp_path: Path) 
     builder = Builder(config, cache_dir=tmp_path / "cache")
     builder.build()
     record.write_text(c5_record("甲队", "丙队", "先手胜", C5_BLACK_FIVE), encoding="utf-8")
-    report = builder.build(changed={record})
+    builder.build(changed={record})
     builder.wait()
     assert "丙队" in page.read_text(encoding="utf-8")
     # A new process after an edit that changes no game: the quick path publishes the file again.
@@ -388,11 +388,12 @@ def test_pages_of_renamed_records_are_removed_after_a_qipu_upgrade(tmp_path: Pat
     assert _build(tmp_path / "content", tmp_path / "site", tmp_path).returncode == 0
     (tmp_path / "site" / "CNAME").write_text("archive.example.org\n", encoding="utf-8")
     before = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}
-    (state_file,) = (tmp_path / ".qipu-cache").glob("state-*.pickle")
-    from generator.cache import seal, unsealed
+    (state_file,) = (tmp_path / ".qipu-cache").glob("state-*.sqlite")
+    from generator.cache import StateStore
 
-    _, state = pickle.loads(unsealed(state_file.read_bytes())[0])
-    state_file.write_bytes(seal(pickle.dumps(("an older Qipu", state))))
+    store = StateStore(state_file)
+    store.write({"field/version": pickle.dumps("an older Qipu")})  # as another version leaves it
+    store.close()
     old.rename(content / "C5-甲 vs 乙-先手胜-2025.01.02 11.00.txt")
     assert _build(tmp_path / "content", tmp_path / "site", tmp_path).returncode == 0
     after = {p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site" / "games").rglob("*.html")}

@@ -226,7 +226,7 @@ def _game_page_parts(tmp_path: Path, marks: tuple[str, str] = ("2", "")):  # -> 
 
     from conftest import C5_BLACK_FIVE, c5_record
 
-    from generator.build import Builder
+    from generator.build.site import site_info
     from generator.config import load_config
     from generator.model import Source
     from generator.pipeline import process, sha256
@@ -234,7 +234,7 @@ def _game_page_parts(tmp_path: Path, marks: tuple[str, str] = ("2", "")):  # -> 
 
     data = c5_record(EVIL, "乙队", "先手胜", _marked(C5_BLACK_FIVE, *marks)).encode()
     config, _ = load_config(content=tmp_path, output=tmp_path / "site")
-    site = Builder(config, cache_dir=tmp_path / "cache")._site_info(None, [])
+    site = site_info(config, None, [])
     processed = process(Source("ev/a.txt", data, sha256(data)), encoding=None, options={})
     view = pickle.loads(pickle.dumps(game_view(processed, site)))  # as the cache returns it
     job = GameJob(

@@ -1,6 +1,6 @@
-"""The worker processes of a build: tasks run where their data is kept, results come
-back in order, failures are reported; a large build renders each game page in
-the worker that replayed its record, and every path gives the same site."""
+"""The worker processes of a build: each keeps its own object between tasks, results
+come back in order, failures are reported; a large build renders every game page
+from the view cache, and every path gives the same site."""
 
 from __future__ import annotations
 
@@ -15,73 +15,66 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from generator import build as build_module
-from generator import workers
-from generator.build import Builder
+from generator import cache, workers
+from generator.build import POOL_THRESHOLD, Builder
 from generator.config import load_config
 from generator.render import pages
 
 
-def where(task: int) -> tuple[int, int | None, int]:
-    return task, workers.index, os.getpid()
+class Keeper:
+    """A worker's own object: what it keeps between tasks."""
+
+    def __init__(self) -> None:
+        self.number: int | None = None
+        self.kept: dict[str, object] = {}
 
 
-def remember(task: str) -> int | None:
-    workers.kept[task] = f"made by {workers.index}"
-    return workers.index
+def where(local: Keeper, task: int) -> tuple[int, int | None, int]:
+    return task, local.number, os.getpid()
 
 
-def recall(task: str) -> str | None:
-    return workers.kept.get(task)
+def remember(local: Keeper, task: str) -> int | None:
+    local.kept[task] = f"made by {local.number}"
+    return local.number
 
 
-def fail(task: int) -> int:
+def recall(local: Keeper, task: str) -> object:
+    return local.kept.get(task)
+
+
+def fail(local: Keeper, task: int) -> int:
     if task == 3:
         raise ValueError("task three is broken")
     return task
 
 
-def test_results_come_back_in_order_and_routed_tasks_run_at_home() -> None:
-    with workers.Workers(2) as team:
-        done = team.map(where, iter(range(40)), chunk=3, home=lambda task: task % 2 if task < 20 else None)
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_results_come_back_in_order_from_both_workers(method: str) -> None:
+    with workers.Workers(2, Keeper(), method) as team:
+        done = team.map(where, iter(range(40)), chunk=3)
     assert [task for task, _, _ in done] == list(range(40))
-    assert all(worker == i % 2 for i, (_, worker, _) in enumerate(done[:20]))
+    assert {worker for _, worker, _ in done} == {0, 1}
     assert {pid for _, _, pid in done} - {os.getpid()} == {pid for _, _, pid in done}  # never in the parent
     assert len({pid for _, _, pid in done}) == 2
 
 
-def slow_where(task: int) -> tuple[int, int | None]:
-    time.sleep(0.002)
-    return task, workers.index
-
-
-def test_a_worker_out_of_tasks_steals_the_end_of_the_others_backlog_when_allowed() -> None:
-    with workers.Workers(2) as team:
-        kept = team.map(slow_where, range(60), chunk=4, home=lambda task: 0)
-        shared = team.map(slow_where, range(60), chunk=4, home=lambda task: 0, steal=True)
-    assert {worker for _, worker in kept} == {0}  # homes hold without stealing
-    assert [task for task, _ in shared] == list(range(60))  # every task once, in order
-    by_one = [task for task, worker in shared if worker == 1]
-    assert 10 <= len(by_one) <= 40, by_one  # the idle worker took a fair share
-    assert by_one[-1] > 50  # taken from the end of the backlog
-
-
-def test_what_a_worker_keeps_stays_there_between_two_maps() -> None:
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_what_a_worker_keeps_stays_there_between_two_maps(method: str) -> None:
     names = [f"view{i}" for i in range(30)]
-    with workers.Workers(2) as team:
+    mine = Keeper()
+    with workers.Workers(1, mine, method) as team:
         homes = team.map(remember, names, chunk=4)
-        assert sorted(set(homes)) == [0, 1]  # both took a share
-        found = team.map(recall, names, chunk=4, home=lambda task: homes[names.index(task)])
-    assert found == [f"made by {home}" for home in homes]
-    assert workers.kept == {}  # the parent kept nothing
+        found = team.map(recall, names, chunk=4)
+    assert homes == [0] * 30 and found == ["made by 0"] * 30
+    assert mine.kept == {}  # the parent's own object kept nothing
 
 
 def test_a_failing_task_raises_in_the_parent_with_the_workers_traceback() -> None:
-    with workers.Workers(2) as team, pytest.raises(workers.WorkerError, match="task three is broken"):
+    with workers.Workers(2, Keeper()) as team, pytest.raises(workers.WorkerError, match="task three is broken"):
         team.map(fail, list(range(8)), chunk=1)
 
 
-def echo_large(task: bytes) -> bytes:
+def echo_large(local: Keeper, task: bytes) -> bytes:
     return task * 2
 
 
@@ -89,11 +82,11 @@ def test_large_batches_both_ways_do_not_block_each_other() -> None:
     # Two batches of a megabyte wait for each worker while it sends back two
     # megabytes: far more than a pipe holds, in both directions at once.
     tasks = [bytes([i]) * 1_000_000 for i in range(8)]
-    with workers.Workers(2) as team:
+    with workers.Workers(2, Keeper()) as team:
         assert team.map(echo_large, tasks, chunk=1) == [t * 2 for t in tasks]
 
 
-def touch(path: str) -> str:
+def touch(local: Keeper, path: str) -> str:
     Path(path).write_text("done", encoding="utf-8")
     return path
 
@@ -110,44 +103,8 @@ def test_workers_start_on_the_first_tasks_while_later_ones_are_being_made(tmp_pa
             time.sleep(0.01)
         yield str(tmp_path / "later")
 
-    with workers.Workers(2) as team:
+    with workers.Workers(2, Keeper()) as team:
         assert team.map(touch, tasks(), chunk=1) == [*first, str(tmp_path / "later")]
-
-
-def queue_idle_work(task: int) -> int:
-    """Leave idle work that records, each time it runs, how many tasks had arrived."""
-    workers.kept.setdefault("ran", [])
-    workers.kept["tasks"] = workers.kept.get("tasks", 0) + 1
-
-    def step() -> bool:
-        workers.kept["ran"].append(workers.kept["tasks"])
-        return len(workers.kept["ran"]) < 3
-
-    workers.idle.append(step)
-    return task
-
-
-def idle_report(_: object) -> list[int]:
-    return workers.kept.get("ran", [])
-
-
-def broken_idle_work(_: object) -> None:
-    def step() -> bool:
-        raise OSError("disk full while storing")
-
-    workers.idle.append(step)
-
-
-def test_idle_work_runs_between_tasks_and_its_failure_is_reported() -> None:
-    with workers.Workers(1) as team:
-        team.map(queue_idle_work, [1], chunk=1)
-        time.sleep(0.5)  # nothing for the worker to do: time for three steps of microseconds
-        assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]
-        team.map(broken_idle_work, [None], chunk=1)
-        time.sleep(0.5)  # time for the worker to start on it
-        with pytest.raises(workers.WorkerError, match="disk full while storing"):
-            team.map(idle_report, [None], chunk=1)
-        assert team.map(idle_report, [None], chunk=1) == [[1, 1, 1]]  # and it goes on serving
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +116,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     finally:
         sys.path.pop(0)
     content = tmp_path_factory.mktemp("records") / "content"
-    make_records.write_bench(build_module.POOL_THRESHOLD + 40, content, seed=3, jobs=1)
+    make_records.write_bench(POOL_THRESHOLD + 40, content, seed=3, jobs=1)
     return content
 
 
@@ -175,21 +132,21 @@ def _builder(root: Path, content: Path, jobs: int) -> Builder:
 
 def _count_cache_reads(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
     """Each view read back from the cache is noted in ``log``, from whichever process reads it."""
-    read = build_module.ViewStore.get
+    read = cache.ViewStore.get
 
     def noted(self: object, key: str) -> bytes:
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(key + "\n")
         return read(self, key)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build_module.ViewStore, "get", noted)  # inherited by the forked workers
+    monkeypatch.setattr(cache.ViewStore, "get", noted)  # inherited by the forked workers
 
 
 def _cache_reads(log: Path) -> int:
     return len(log.read_text(encoding="utf-8").splitlines()) if log.exists() else 0
 
 
-def test_a_large_build_renders_each_game_where_its_record_was_replayed(
+def test_a_large_build_renders_every_game_from_the_view_its_record_stored(
     records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = tmp_path / "reads.txt"
@@ -197,35 +154,9 @@ def test_a_large_build_renders_each_game_where_its_record_was_replayed(
     builder = _builder(tmp_path, records, jobs=2)
     report = builder.build()
     builder.wait()
-    assert report.games == build_module.POOL_THRESHOLD + 40 and report.errors == 0
-    # Views come from the worker that made them, except the last pages of the
-    # busier worker, which the other takes (half its backlog at most) and
-    # reads from the cache.
-    assert _cache_reads(log) <= report.games // 2
-    one = tmp_path / "one"
-    builder = _builder(one, records, jobs=1)
-    builder.build()
-    builder.wait()
-    assert _tree(tmp_path / "site") == _tree(one / "site")
-
-
-def test_a_worker_whose_pages_are_done_renders_the_others_from_the_cache(
-    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    render_games = Builder._render_games
-
-    def all_at_worker_0(self: Builder, *args: object) -> list:
-        self._homes = {key: 0 for key in self._homes}  # as if worker 0 had replayed every record
-        return render_games(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Builder, "_render_games", all_at_worker_0)
-    log = tmp_path / "reads.txt"
-    _count_cache_reads(monkeypatch, log)
-    builder = _builder(tmp_path, records, jobs=2)
-    report = builder.build()
-    builder.wait()
-    assert report.errors == 0
-    assert _cache_reads(log) > report.games // 8  # views read by a worker that did not make them
+    assert report.games == POOL_THRESHOLD + 40 and report.errors == 0
+    # Each view made once, stored by the worker that made it, read once by the one that renders its page.
+    assert _cache_reads(log) == report.games
     one = tmp_path / "one"
     builder = _builder(one, records, jobs=1)
     builder.build()
@@ -251,7 +182,7 @@ def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(recor
     builder.build()
     builder.wait()
     # A new process, as `qipu build` after one edit: it draws no board, so it
-    # never imports svgwrite; it swaps the page's parts, so it never imports Jinja.
+    # never imports svgwrite (it renders the one page with the compiled template).
     script = (
         "import sys\n"
         "from pathlib import Path\n"
@@ -276,8 +207,8 @@ def test_the_board_drawings_the_workers_made_are_kept_for_the_next_process(recor
         _builder(fresh, records, jobs=1).build()  # the edited archive built from nothing
     finally:
         record.write_bytes(original)
-    written, quick, svgwrite, jinja = done.stdout.split()
-    assert int(written) >= 1 and quick == "True" and svgwrite == "False" and jinja == "False"
+    written, quick, svgwrite, _ = done.stdout.split()
+    assert int(written) >= 1 and quick == "True" and svgwrite == "False"
     assert _tree(tmp_path / "site") == _tree(fresh / "site")
 
 
@@ -287,7 +218,7 @@ def test_a_page_failing_in_a_worker_is_the_error_the_build_raises(
     # Forked after this, the workers fail on one game page while other batches,
     # rendered well, wait in the pipes: ending the workers must not read those
     # answers as its own and hide the error behind another.
-    real = build_module.pages.game_page
+    real = pages.game_page
     victim = sorted(records.rglob("*.txt"))[len(list(records.rglob("*.txt"))) // 2].relative_to(records).as_posix()
 
     def broken(template: object, job: pages.GameJob, view: object, site: object) -> bytes:
@@ -295,7 +226,7 @@ def test_a_page_failing_in_a_worker_is_the_error_the_build_raises(
             raise RuntimeError(f"the game template broke on {job.source}")
         return real(template, job, view, site)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build_module.pages, "game_page", broken)
+    monkeypatch.setattr(pages, "game_page", broken)
     builder = _builder(tmp_path, records, jobs=2)
     with pytest.raises(workers.WorkerError, match="the game template broke"):
         builder.build()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 # The key two spellings share when they differ only in width, case or spaces;
 # shared with the metadata reader so both stages compare names alike.
+from generator.i18n import T
 from generator.metadata import loose
 
 __all__ = ["AFFIX_MAX", "PAIRS_MAX", "Suggestion", "Teams", "few_pairs", "loose", "suggest_aliases", "tidy"]
@@ -105,12 +106,12 @@ def _difference(a: str, b: str) -> str | None:
     if loose(a) != loose(b) or a == b:
         return None
     if unicodedata.normalize("NFKC", a) == unicodedata.normalize("NFKC", b):
-        return "differ only in width"
+        return T("differ only in width")
     if _SPACE.sub("", a) == _SPACE.sub("", b) or tidy(a) == tidy(b):
-        return "differ only in spaces"
+        return T("differ only in spaces")
     if a.casefold() == b.casefold():
-        return "differ only in case"
-    return "differ only in spaces, case or width"
+        return T("differ only in case")
+    return T("differ only in spaces, case or width")
 
 
 def _school_like(affix: str, separated: bool) -> bool:
@@ -255,5 +256,5 @@ def suggest_aliases(names: Iterable[str], shared_games: Iterable[tuple[str, str]
                 add(name, other, reason)
 
     for a, b in shared:
-        add(a, b, "same game in two files")
+        add(a, b, T("same game in two files"))
     return [Suggestion(pair, found[pair]) for pair in sorted(found)]

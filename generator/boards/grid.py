@@ -131,6 +131,12 @@ class GridBoard(Board):
         return coordinate_labels(dwg, spots)
 
 
+def seat_colours(game: GameType) -> tuple[str, ...]:
+    """A stone for the colour of every seat: the two sides' (sorted, as :func:`side_colours`), then any more seats'."""
+    two = side_colours(game)
+    return two + tuple(dict.fromkeys(side.colour for side in game.more_seats if side.colour not in two))
+
+
 _BOARDS: dict[str, GridBoard] = {}
 
 
@@ -144,7 +150,7 @@ def board_for(game: GameType, variant: str | None = None) -> GridBoard:
             game.rows,
             tuple(stars) if stars is not None else tuple(star_points(game.columns, game.rows)),
             bool(game.params.get("row_letters")),
-            symbols=stones(side_colours(game)),
+            symbols=stones(seat_colours(game)),
         )
         _BOARDS[game.code] = board
     return board

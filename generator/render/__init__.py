@@ -1,8 +1,7 @@
 """Rendering the site: pages, boards' views, the viewer's data.
 
 The theme's folders are named here, where importing costs nothing: a build
-that renders no template (a one-record rebuild that swaps a view's parts
-into its page, see pages.respliced) never loads Jinja (render/env.py).
+that renders no template (nothing changed) never loads Jinja (render/env.py).
 """
 
 from __future__ import annotations

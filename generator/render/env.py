@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,7 @@ class _CheckedBytecodeCache(jinja2.FileSystemBytecodeCache):
         except OSError:
             return
         if found is not None:
-            bucket.bytecode_from_string(found[0])
+            bucket.bytecode_from_string(found[0].tobytes())
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         from generator.cache import seal
@@ -114,12 +114,12 @@ class _Environment(jinja2.Environment):
         return {**self.globals, **(d or {})}
 
 
-def _controls_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
+def _controls_renderer(env: jinja2.Environment) -> Callable[[Any], Markup]:
     """``viewer_controls(strings)``: the viewer's buttons, the same on every game page."""
     done: dict[tuple, Markup] = {}
     last: list[Any] = [None, None]  # the strings of the last call, and their controls
 
-    def controls(strings) -> Markup:  # type: ignore[no-untyped-def]
+    def controls(strings: Any) -> Markup:
         # The game pages of a build all pass the same dict (pages.game): spare
         # sorting it into a key on every page.
         if strings is last[0]:
@@ -133,13 +133,13 @@ def _controls_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
     return controls
 
 
-def _nav_renderer(env: jinja2.Environment):  # type: ignore[no-untyped-def]
+def _nav_renderer(env: jinja2.Environment) -> Callable[[Any, str], Markup]:
     """``nav(site, root)``: the navigation is the same on every page at one depth,
     so it is rendered once per depth instead of once per page."""
     done: dict[tuple, Markup] = {}
     last: list[Any] = [None, {}]  # the site of the last call, and its navigation per root
 
-    def nav(site, root: str) -> Markup:  # type: ignore[no-untyped-def]
+    def nav(site: Any, root: str) -> Markup:
         # The pages of a build all pass the same site: its navigation is found
         # by root alone, without hashing every event link into a key per page.
         if site is not last[0]:

@@ -9,13 +9,15 @@ from __future__ import annotations
 import functools
 import secrets
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 from generator import __version__, boards, diagnostics, games
 from generator.diagnostics import Diagnostic
+from generator.model import game_id, seats_of
 from generator.pipeline import Processed
 from generator.render import urls
 from generator.render.rows import format_number
@@ -82,12 +84,59 @@ class GameJob:
     duplicates: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     group: str = ""
-    extra: tuple[tuple[str, str], ...] = field(default=())
+    # Games of more seats: the teams of seats three and on, and their pages.
+    more: tuple[str | None, ...] = ()
+    more_urls: tuple[str | None, ...] = ()
+    # A game of a file of several (a match): every game of that file as
+    # (its number in the file, the page that shows it), this one included.
+    siblings: tuple[tuple[int, str], ...] = ()
 
     def __reduce__(self) -> tuple[type, tuple]:
         # As a plain tuple: the build state pickles ten thousand of these, and
         # the slots-dataclass default (a dict per object) is several times slower.
         return (GameJob, tuple(getattr(self, name) for name in GameJob.__slots__))
+
+
+def game_job(entry: GameEntry, event_name: str, event_url: str, archive: Archive) -> GameJob:
+    """The job of one game page: its teams' pages, its copies, and the other games of its file."""
+    teams = archive.teams
+
+    def url(team: str | None) -> str | None:
+        return teams[team].url if team in teams else None
+
+    return GameJob(
+        url=entry.url,
+        source=entry.source,
+        key=entry.summary.key,
+        event_name=event_name,
+        event_url=event_url,
+        first=entry.first,
+        second=entry.second,
+        first_url=url(entry.first),
+        second_url=url(entry.second),
+        duplicates=tuple(entry.duplicates),
+        diagnostics=tuple(entry.diagnostics),
+        group=entry.summary.group,
+        more=entry.more,
+        more_urls=tuple(url(team) for team in entry.more),
+        siblings=match_games(entry, archive),
+    )
+
+
+def match_games(entry: GameEntry, archive: Archive) -> tuple[tuple[int, str], ...]:
+    """Every game of the file ``entry`` is a game of, as (number, url of the page that shows it).
+
+    Empty for a file of one game. A game of the file that is a copy of
+    another file's game links to the page that shows that game.
+    """
+    if not entry.summary.game:
+        return ()
+    found = []
+    number = 1
+    while (shown := archive.by_id.get(game_id(entry.source, number))) is not None:
+        found.append((number, shown.url))
+        number += 1
+    return tuple(found)
 
 
 def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
@@ -110,8 +159,30 @@ def base(site: SiteInfo, page: str, title: str) -> dict[str, Any]:
     }
 
 
-def result_word(strings: Mapping[str, str], result: str | None) -> str:
-    return strings[f"result.{result}"] if result else strings["result.none"]
+def result_word(strings: Mapping[str, str], result: str | None, game: games.GameType | None = None) -> str:
+    """A result in the page's words: 先手胜 in a two-seat game; in a game of more seats
+    the winning seats by their names (甲方胜, 甲方、丙方胜), as ``game`` names them.
+    """
+    if not result:
+        return strings["result.none"]
+    if game is None or not game.more_seats or result in ("draw", "unknown"):
+        word = strings.get(f"result.{result}")
+        if word is not None:
+            return word
+    seats = seats_of(result)
+    if game is None or not seats or seats[-1] >= len(game.seats):
+        return result  # a result that names no seat of the game: shown as written, never a crash
+    names = seat_names(strings, game, seats)
+    if len(names) == 1:
+        return strings["result.seat"].format(side=names[0])
+    return strings["result.seats"].format(sides=strings["result.and"].join(names))
+
+
+def seat_names(strings: Mapping[str, str], game: games.GameType, seats: Sequence[int]) -> list[str]:
+    """The names of these seats of ``game`` (甲方, Player A) in the page's language."""
+    language = strings.get("language", "en")
+    sides = game.seats
+    return [sides[seat].name.said(language) for seat in seats if seat < len(sides)]
 
 
 def _zh(site: SiteInfo) -> bool:
@@ -143,7 +214,7 @@ def game_row(entry: GameEntry, page: str, site: SiteInfo, team_href: Mapping[str
         "first_href": team_href.get(entry.first) if entry.first else None,
         "second_href": team_href.get(entry.second) if entry.second else None,
         "result": s.result,
-        "result_word": result_word(site.strings, s.result),
+        "result_word": result_word(site.strings, s.result, games.get(s.code)),
         "by_rules": s.computed is not None,
         "date": s.date or "",
         "time": s.time or "",
@@ -211,6 +282,8 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
             {
                 "code": section.code,
                 "name": game_type_name(site, section.code),
+                # A game won on score: its standings add each team's up (unless a tie-break shows it already).
+                "score_sum": _scored(section.code) and "score" not in tiebreaks,
                 "points_rule": strings["points_rule"].format(
                     win=_num(section.rules.points.win),
                     draw=_num(section.rules.points.draw),
@@ -234,6 +307,11 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
         )
     ctx.update(event={"name": ev.name, "dates": ev.config.dates, "place": ev.config.place}, sections=sections)
     return ctx
+
+
+def _scored(code: str | None) -> bool:
+    game = games.get(code)
+    return game is not None and game.scored
 
 
 def _division_name(part: Any, strings: Mapping[str, str]) -> str:
@@ -275,6 +353,7 @@ def _table(
                 "draws": row.draws,
                 "losses": row.losses,
                 "points": row.points,
+                "score": row.score,
                 "tiebreaks": [row.tiebreaks.get(tb, 0) for tb in tiebreaks],
             }
             for row in table.rows
@@ -365,7 +444,12 @@ def teams_index(archive: Archive, site: SiteInfo) -> dict[str, Any]:
     ctx = base(site, page, site.strings["all_teams"])
     ctx.update(
         teams=[
-            {"name": t.name, "href": urls.href(page, t.url), "games": len(t.games), "events": len({r.event.key for r in t.results})}
+            {
+                "name": t.name,
+                "href": urls.href(page, t.url),
+                "games": len(t.games),
+                "events": len({r.event.key for r in t.results}),
+            }
             for t in archive.teams.values()
         ]
     )
@@ -413,7 +497,7 @@ def _problems_by_team(archive: Archive, page: str, language: str) -> list[dict[s
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for source, entry in archive.by_source.items():
         found = [d for d in archive.problems.get(source, ()) if d.path == source and d.severity != "note"]
-        for name in {entry.first, entry.second} - {None}:
+        for name in (n for n in {entry.first, entry.second} if n is not None):
             records[name].add(source)
             if found:
                 bad[name].add(source)
@@ -486,12 +570,16 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
     if decision is not None:
         rule = decision.said(site.language)
     type_name = game_type_name(site, gtype.code)
-    label = f"{type_name}: {meta.first or '?'} {strings['vs']} {meta.second or '?'}"
+    players = meta.players
+    vs = f" {strings['vs']} "
+    label = f"{type_name}: {vs.join(p or '?' for p in players)}"
     # The board's static drawing and the UI strings are the same on every page:
     # left out here, put back by game_page() and game() (the view is cached per record).
     side_names = (gtype.first.name_zh, gtype.second.name_zh) if _zh(site) else (gtype.first.name_en, gtype.second.name_en)
+    # Every seat's name, for notes that name a third or fourth seat (two-seat games: the two above).
+    names = tuple(seat_names(strings, gtype, range(len(gtype.seats)))) if gtype.more_seats else side_names
     viewer = viewer_parts(
-        gtype, processed.replay, strings=strings, label=label, static=False, side_names=side_names, entries=False
+        gtype, processed.replay, strings=strings, label=label, static=False, side_names=names, entries=False
     )
     return {
         "code": gtype.code,
@@ -506,17 +594,26 @@ def game_view(processed: Processed, site: SiteInfo) -> dict[str, Any]:
         "place": meta.place,
         "header_event": meta.event,
         "declared": processed.declared,
-        "declared_word": result_word(strings, processed.declared),
-        "declared_header": result_word(strings, processed.declared_header),
-        "declared_name": result_word(strings, processed.declared_name),
+        "declared_word": result_word(strings, processed.declared, gtype),
+        "declared_header": result_word(strings, processed.declared_header, gtype),
+        "declared_name": result_word(strings, processed.declared_name, gtype),
         "result_text": meta.result_text,
         "computed": processed.computed,
-        "computed_word": result_word(strings, processed.computed) if processed.computed else None,
+        "computed_word": result_word(strings, processed.computed, gtype) if processed.computed else None,
         "rule": rule,
-        "score": _score(strings, side_names, decision.score) if decision and decision.score else None,
+        # Go's area count; a game won on score shows its score per seat instead ("scores").
+        "score": _score(strings, side_names, decision.score) if decision and decision.score and not gtype.scored else None,
         "decided_at": decision.ply if decision else None,
         "result": processed.result,
-        "result_word": result_word(strings, processed.result),
+        "result_word": result_word(strings, processed.result, gtype),
+        # Every seat, in the order of play: its side's name and colour, and its player as written.
+        "seats": [
+            {"side": name, "colour": side.colour, "player": players[seat] if seat < len(players) else None}
+            for seat, (side, name) in enumerate(zip(gtype.seats, names))
+        ],
+        "more_seats": bool(gtype.more_seats),
+        "scores": _scores(strings, gtype, processed.score, processed.result, players) if gtype.scored else [],
+        "game_number": processed.game,
         "plies": processed.plies,
         "moves": len(processed.record.moves) if processed.record else 0,
         # Only what _viewer.html reads. The finished HTML parts (most of a page)
@@ -530,6 +627,36 @@ def _score(strings: Mapping[str, str], side_names: tuple[str, str], score: Mappi
     """The area count behind a computed Go result, in the page language."""
     a, b, komi = (format_number(score.get(key, 0)) for key in ("first", "second", "komi"))  # 45.0 -> 45
     return strings["area_count"].format(first=side_names[0], a=a, second=side_names[1], b=b, komi=komi)
+
+
+def _scores(
+    strings: Mapping[str, str],
+    game: games.GameType,
+    score: Mapping[str, float] | None,
+    result: str | None,
+    players: Sequence[str | None],
+) -> list[dict[str, Any]]:
+    """The score of a game won on score, one line per seat or partnership in the order of play.
+
+    Each line: the seats' names (甲方、丙方), their players as written, the
+    score, and whether they won. Empty where no score is known.
+    """
+    if not score:
+        return []
+    won = set(seats_of(result))
+    lines = []
+    for key in sorted(score, key=lambda key: seats_of(key)):
+        seats = seats_of(key)
+        sat = dict.fromkeys(players[seat] or "?" for seat in seats if seat < len(players))
+        lines.append(
+            {
+                "seats": strings["result.and"].join(seat_names(strings, game, seats)),
+                "players": " / ".join(sat),
+                "value": format_number(score[key]),
+                "won": bool(seats) and set(seats) <= won,
+            }
+        )
+    return lines
 
 
 _VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
@@ -583,48 +710,6 @@ def game_page(template: Any, job: GameJob, view: Mapping[str, Any], site: SiteIn
 _STATIC_MARK = boards.STATIC_MARK.encode("ascii")
 
 
-def respliced(page: bytes, old: Mapping[str, Any], new: Mapping[str, Any]) -> bytes | None:
-    """The game ``page`` made with the view ``old``, made again for the view ``new``; None if it cannot be.
-
-    Views that differ only in their finished HTML parts (a MARK value or a
-    comment edited) give the same page around those parts: everything
-    Jinja renders comes from the job, the site and the view's other fields.
-    Each old part, as :func:`game_page` put it there, is found in the page
-    and the new one takes its place. Not a page rendered: the one-record
-    rebuild that takes this way never loads Jinja. None when the other
-    fields differ, or a part is empty or not found exactly once (the
-    template shows it twice, or the page is not the one the view made):
-    then the page is rendered.
-    """
-    if _frame(old) != _frame(new):
-        return None
-    spots = []
-    for key in HTML_PARTS:
-        shown = _shown(old, key)
-        start = page.find(shown) if shown else -1
-        if start < 0 or page.find(shown, start + 1) >= 0:
-            return None
-        spots.append((start, start + len(shown), _shown(new, key)))
-    spots.sort()
-    out: list[Any] = []
-    at = 0
-    for start, end, replacement in spots:
-        if start < at:  # parts overlapping: not a page game_page() wrote
-            return None
-        out += (memoryview(page)[at:start], replacement)
-        at = end
-    out.append(memoryview(page)[at:])
-    return b"".join(out)
-
-
-def _frame(view: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """All of a view but its finished HTML parts: what the page around them is made from."""
-    return (
-        {key: value for key, value in view.items() if key != "viewer"},
-        {key: value for key, value in view["viewer"].items() if key not in HTML_PARTS},
-    )
-
-
 def _shown(view: Mapping[str, Any], key: str) -> bytes:
     """An HTML part of the view as it is on the page (the board with its static drawing)."""
     html = view["viewer"][key]
@@ -652,10 +737,31 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
     """
     page = job.url
     strings = site.strings
-    title = f"{job.first or '?'} {strings['vs']} {job.second or '?'}"
+    seats = view.get("seats", ())
+    # The index's team names where it knows them (seats one and two always; the others where the job names them).
+    players = [job.first, job.second, *job.more] if len(job.more) >= len(seats) - 2 else None
+    if players is None:  # a job that does not name the seats after the second: the record's names
+        players = [job.first, job.second, *(seat["player"] for seat in seats[2:])]
+    title = f" {strings['vs']} ".join(p or "?" for p in players)
     ctx = base(site, page, title)
-    info = {key: value for key, value in view.items() if key != "viewer"}
+    # A view cached by an older build lacks these: the page of a two-seat game of one file.
+    info: dict[str, Any] = {"more_seats": False, "scores": [], "game_number": 0}
+    info.update((key, value) for key, value in view.items() if key != "viewer")
+    team_urls = [job.first_url, job.second_url, *job.more_urls]
+    team_urls += [None] * (len(seats) - len(team_urls))
     info.update(
+        players=[
+            {
+                "side": seat["side"],
+                "colour": seat["colour"],
+                "name": players[i] or "?",
+                "href": urls.href(page, url) if url else None,
+            }
+            for i, (seat, url) in enumerate(zip(seats, team_urls))
+        ],
+        match=[
+            {"number": number, "href": urls.href(page, url), "current": url == job.url} for number, url in job.siblings
+        ],
         title=title,
         event=job.event_name,
         event_href=urls.href(page, job.event_url),

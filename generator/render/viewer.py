@@ -243,7 +243,7 @@ def _views(plies: list[Ply]) -> list[str]:
 _COUNTERS = ("captures.first", "captures.second", "attempts.first", "attempts.second")
 
 
-def _counters(keys: set[str], final: Position, side_names: tuple[str, str], strings: Mapping[str, str]) -> list[list[Any]]:
+def _counters(keys: set[str], final: Position, side_names: tuple[str, ...], strings: Mapping[str, str]) -> list[list[Any]]:
     """[key, label, final value] of each counter some ply sets (``keys``), labelled in the page language."""
     shown = [key for key in _COUNTERS if key in keys] + sorted(keys.difference(_COUNTERS))
     rows = []
@@ -255,7 +255,7 @@ def _counters(keys: set[str], final: Position, side_names: tuple[str, str], stri
     return rows
 
 
-def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, str]) -> list[Ply]:
+def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, ...]) -> list[Ply]:
     """The plies with their notes said in the page's language (see :func:`generator.scene.note`).
 
     Plies without such notes are the same objects: most games have none.
@@ -282,7 +282,7 @@ def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, s
     return out
 
 
-def _say(ops: list[Op], language: str, names: tuple[str, str]) -> list[Op]:
+def _say(ops: list[Op], language: str, names: tuple[str, ...]) -> list[Op]:
     return [["note", note_text(op, names, language)] if op[0] == "note" and len(op) > 2 else op for op in ops]
 
 
@@ -310,7 +310,7 @@ def _not_replayed(game: GameType, moves: list[Move], start: int, strings: Mappin
     return entries
 
 
-def _view_label(view: str, names: tuple[str, str], strings: Mapping[str, str]) -> str:
+def _view_label(view: str, names: tuple[str, ...], strings: Mapping[str, str]) -> str:
     if view in ("first", "second"):
         side = names[0] if view == "first" else names[1]
         return _string(strings, "viewer.view.side", "{side}").format(side=side)
@@ -347,7 +347,7 @@ def viewer_parts(
     strings: Mapping[str, str],
     label: str,
     static: bool = True,
-    side_names: tuple[str, str] | None = None,
+    side_names: tuple[str, ...] | None = None,
     entries: bool = True,
     board: Board | None = None,
 ) -> dict[str, Any]:

@@ -192,8 +192,8 @@ def sweep(output: Path, gone: set[str]) -> int:
     """Delete the files of ``gone`` from the output folder; returns how many.
 
     The caller names the files the site no longer has that are Qipu's to
-    remove (see Builder._full). Hidden files are left alone, but for Qipu's
-    temporary files (a build killed mid-write). Folders left empty go too.
+    remove (see generator.build, Builder._write). Hidden files are left
+    alone, but for Qipu's temporary files (a build killed mid-write). Folders left empty go too.
     """
     removed = 0
     for rel in sorted(gone):
