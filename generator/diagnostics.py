@@ -8,6 +8,7 @@ the table in the docs can be generated from (and tested against) the code.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -115,8 +116,9 @@ def count(diagnostics: list[Diagnostic], severity: Severity) -> int:
     return sum(1 for d in diagnostics if d.severity == severity)
 
 
+@functools.cache
 def load_all() -> None:
-    """Import every module that defines codes, so that the catalog is whole."""
+    """Import every module that defines codes, so that the catalog is whole (once per process)."""
     import importlib
 
     from generator import games

@@ -85,3 +85,19 @@ def brace_moves(text: str, line: int = 1) -> list:  # -> list[Move]
             moves.append(Move(side, f"{side}({col},{row})", (col, int(row)), line, column, int(mark) if mark else None))
         column += len(entry) + 1
     return moves
+
+
+def pool_records(tmp_path_factory: pytest.TempPathFactory, seed: int) -> Path:
+    """A folder of generated records, enough for the build to start its workers (POOL_THRESHOLD + 40)."""
+    import sys
+
+    from generator.build import POOL_THRESHOLD
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import make_records
+    finally:
+        sys.path.pop(0)
+    content = tmp_path_factory.mktemp("records") / "content"
+    make_records.write_bench(POOL_THRESHOLD + 40, content, seed=seed, jobs=1)
+    return content

@@ -3,11 +3,10 @@ every worker it is given and writes the same bytes as a forked or a serial build
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import pool_records
 
 from generator import workers
 from generator.build import POOL_THRESHOLD, Builder
@@ -17,14 +16,7 @@ from generator.config import load_config
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Enough generated records for the build to start its workers."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import make_records
-    finally:
-        sys.path.pop(0)
-    content = tmp_path_factory.mktemp("records") / "content"
-    make_records.write_bench(POOL_THRESHOLD + 40, content, seed=5, jobs=1)
-    return content
+    return pool_records(tmp_path_factory, seed=5)
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

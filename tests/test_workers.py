@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, pool_records
 
 from generator import cache, workers
 from generator.build import POOL_THRESHOLD, Builder
@@ -110,14 +110,7 @@ def test_workers_start_on_the_first_tasks_while_later_ones_are_being_made(tmp_pa
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Enough generated records for the build to use its workers."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import make_records
-    finally:
-        sys.path.pop(0)
-    content = tmp_path_factory.mktemp("records") / "content"
-    make_records.write_bench(POOL_THRESHOLD + 40, content, seed=3, jobs=1)
-    return content
+    return pool_records(tmp_path_factory, seed=3)
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
