@@ -62,9 +62,11 @@ def work(content: Path, records: int, with_pages: bool) -> None:
     gc.disable()  # as in a build
 
     def one(task: RecordTask) -> None:
-        summary = pickle.loads(process_record(local, task))
+        played = pickle.loads(process_record(local, task))  # the summaries of the record's games
         local.store_views()  # pickled and stored in the cache, as a worker does (every few dozen)
-        if with_pages and summary.code is not None:
+        for summary in played if with_pages else ():
+            if summary.code is None:
+                continue
             view = pickle.loads(local.views().get(summary.key))  # read back, as the worker rendering its page does
             job = pages.GameJob(
                 url=f"games/e/{summary.source}.html", source=summary.source, key=summary.key, event_name="E",

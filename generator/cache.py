@@ -55,6 +55,16 @@ def unsealed(data: bytes, start: int = 0) -> tuple[memoryview, int] | None:
     return blob, end + size
 
 
+def view_key(record: str, game: int) -> str:
+    """The cache key of one game's view: its record's key, and ``#n`` for game n of a file of several."""
+    return f"{record}#{game}" if game else record
+
+
+def record_key(view: str) -> str:
+    """The key of the record a view's key (:func:`view_key`) belongs to."""
+    return view.partition("#")[0]
+
+
 class ViewStore:
     """The views in ``folder``: read from every shard, written to one."""
 
@@ -133,6 +143,9 @@ class ViewStore:
     def prune(self, live: set[str]) -> int:
         """Drop the rows no record uses any more, once they are a third of the store.
 
+        ``live``: the keys of the records in use; a view of a game of one of
+        them (:func:`view_key`) is kept.
+
         Counts and reads keys through the primary-key index: reading the rows
         would read every view.
         """
@@ -142,7 +155,7 @@ class ViewStore:
                 return 0
             dead = 0
             for db in dbs:
-                gone = [(key,) for (key,) in db.execute("SELECT key FROM views") if key not in live]
+                gone = [(key,) for (key,) in db.execute("SELECT key FROM views") if record_key(key) not in live]
                 with db:
                     db.executemany("DELETE FROM views WHERE key = ?", gone)
                 dead += len(gone)

@@ -13,10 +13,11 @@ from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
 from generator.build import refused_summary, summarize
 from generator.build.records import folder_meta, options_for
+from generator.cache import view_key
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
 from generator.model import Source
-from generator.pipeline import event_key, process, sha256
+from generator.pipeline import event_key, process_games, sha256
 from generator.scan import Refused, kind, read_file, scan
 
 ALIAS = define(
@@ -95,7 +96,7 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
             refused.append(refusal.diagnostic(rel))
             continue
         event = event_key(rel)
-        processed = process(
+        played = process_games(
             Source(rel, data, sha256(data)),
             encoding=config.encoding_for(rel),
             options=options_for(config, event),
@@ -103,8 +104,8 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
             plies=config.plies,
         )
         if note is not None:
-            processed.diagnostics.append(note)
-        summaries.append(summarize(processed, processed.sha256))
+            played[0].diagnostics.append(note)
+        summaries += [summarize(processed, view_key(processed.sha256, processed.game)) for processed in played]
     summaries += [refused_summary(d.path, d) for d in refused]
     archive = build_index(summaries, config)
     found = {d for problems in archive.problems.values() for d in problems} | {d for s in summaries for d in s.diagnostics}

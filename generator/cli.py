@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from generator import __version__
 from generator.config import LANGUAGES, Config, load_config
 from generator.diagnostics import Diagnostic
+from generator.i18n import N_, say
 
 if TYPE_CHECKING:
     from generator.build import BuildReport
@@ -412,9 +413,10 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
     if args.format == "text":
         warnings = sum(1 for d in found if d.severity == "warning")
         if checked.aliases:
-            print("\nLikely aliases: check each, then add under [aliases] in site.toml:")
+            print("\n" + say(N_("Likely aliases: check each, then add under [aliases] in site.toml:"), language=args.lang))
             print("\n".join(f"  {for_terminal(line)}" for line in checked.aliases))
-        print(f"{errors} errors, {warnings} warnings", file=sys.stderr)
+        counts = say(N_("{errors} errors, {warnings} warnings"), {"errors": errors, "warnings": warnings}, args.lang)
+        print(counts, file=sys.stderr)
     return EXIT_ERRORS if errors else EXIT_OK
 
 

@@ -70,7 +70,8 @@ CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE)
 
 CFG_TIEBREAK = define(
     "CFG-E006", "error", "an unknown or repeated tie-break name",
-    "Use head-to-head, sonneborn-berger, wins or second-wins, each at most once; the name is ignored.",
+    "Use head-to-head, sonneborn-berger, wins, second-wins or (for games won on score) score, "
+    "each at most once; the name is ignored.",
 )
 CFG_LANGUAGE = define(
     "CFG-E007", "error", "an unknown site language",

@@ -29,12 +29,13 @@ The notation of all three, one item a line::
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from generator import diagnostics, scene
+from generator import diagnostics, games, scene
 from generator.boards import symbols
 from generator.boards.base import Board
 from generator.diagnostics import Diagnostic, make
@@ -62,6 +63,17 @@ def define_codes() -> None:
 def forget_codes() -> None:
     for code in (BAD_LINE, CARD_AGAIN, CELL_TAKEN):
         diagnostics.CATALOG.pop(code, None)
+
+
+@contextlib.contextmanager
+def in_use() -> Iterator[None]:
+    """The invented games registered and their codes defined, for one test."""
+    define_codes()
+    try:
+        with games.registered(*INVENTED):
+            yield
+    finally:
+        forget_codes()
 
 
 _A, _B = Side("A", "red", "甲方", "Player A"), Side("B", "blue", "乙方", "Player B")
@@ -283,3 +295,21 @@ def board_for(game: GameType, variant: str | None = None) -> Board:
 
 
 _BOARDS: dict[str, Board] = {}
+
+
+# A match of three HOP games in one file (Wen wins, Kai wins, Wen wins), as the tests use it.
+MATCH = """#GAME HOP
+#PLAYERS Wen | Kai
+#RESULT first
+W a1-a3/b3
+K d4-d2/c2
+#GAME HOP
+#PLAYERS Wen | Kai
+#RESULT second
+W a1-b1/c1
+K d4-d3/c3
+#GAME HOP
+#PLAYERS Wen | Kai
+#RESULT first
+W a1-a2/a3
+"""

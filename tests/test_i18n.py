@@ -159,14 +159,18 @@ def test_the_game_page_and_the_problems_page_say_the_message_in_the_site_languag
 
 def test_qipu_check_lang_prints_chinese(tmp_path: Path) -> None:
     root = _content_with_a_wrong_result(tmp_path, "en")
-    expected = (("zh-CN", "但按规则第 9 手时判定为“先手胜”"), ("en", "but the rules decide 'first player wins' at move 9"))
-    for lang, words in expected:
+    expected = (
+        ("zh-CN", "但按规则第 9 手时判定为“先手胜”", "2 个错误，0 个警告"),
+        ("en", "but the rules decide 'first player wins' at move 9", "2 errors, 0 warnings"),  # the header and the file name
+    )
+    for lang, words, counted in expected:
         done = subprocess.run(
             [sys.executable, "-m", "generator", "check", "--lang", lang],
             cwd=root, capture_output=True, text=True, encoding="utf-8",
         )
         assert done.returncode == 1, done.stderr
         assert "error[RES-E001]" in done.stdout and words in done.stdout, done.stdout
+        assert done.stderr.strip().splitlines()[-1] == counted
     done = subprocess.run(
         [sys.executable, "-m", "generator", "check", "--lang", "zh-cn", "--format", "json"],
         cwd=root, capture_output=True, text=True, encoding="utf-8",

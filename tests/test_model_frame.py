@@ -25,10 +25,8 @@ from tests import invented_games as inv
 
 @pytest.fixture(autouse=True)
 def invented() -> Iterator[None]:
-    inv.define_codes()
-    with games.registered(*inv.INVENTED):
+    with inv.in_use():
         yield
-    inv.forget_codes()
 
 
 def source(path: str, text: str) -> Source:

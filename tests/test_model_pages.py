@@ -39,29 +39,13 @@ B 4
 C 5,6,7
 """  # Ann 17, Bob 7, Cy 21: Cy (Player C) wins
 DUO_GAME = "#GAME DUO\n#PLAYERS North | East | North | East\nA 9\nB 1\nC 2\nD 3\n"  # A+C 11, B+D 4
-MATCH = """#GAME HOP
-#PLAYERS Wen | Kai
-#RESULT first
-W a1-a3/b3
-K d4-d2/c2
-#GAME HOP
-#PLAYERS Wen | Kai
-#RESULT second
-W a1-b1/c1
-K d4-d3/c3
-#GAME HOP
-#PLAYERS Wen | Kai
-#RESULT first
-W a1-a2/a3
-"""
+MATCH = inv.MATCH
 
 
 @pytest.fixture(autouse=True)
 def invented() -> Iterator[None]:
-    inv.define_codes()
-    with games.registered(*inv.INVENTED):
+    with inv.in_use():
         yield
-    inv.forget_codes()
 
 
 def processed(path: str, text: str) -> list[pipeline.Processed]:
@@ -249,6 +233,64 @@ def test_the_standings_of_a_scored_game_add_up_each_teams_scores(tmp_path: Path)
     # The list of games says who won by the seats' names: Cy in seat C, then Bob in seat A.
     games_list = text(zh[zh.index('<table class="q-games">') :])
     assert "丙方胜" in games_list and "甲方胜" in games_list and "先手胜" not in games_list
+
+
+def game_list(html: str) -> list[list[str]]:
+    """The rows of every game list of a page as a reader sees them (no header)."""
+    bodies = re.findall(r'<table class="q-games">.*?<tbody>(.*?)</tbody>', html, re.S)
+    return [
+        [text(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for body in bodies
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
+def test_a_game_list_names_every_player_of_a_game_of_more_seats(tmp_path: Path) -> None:
+    files = (("cards/TRI-one.txt", TRI_GAME), ("cards/table-1.duo", DUO_GAME))
+    rows = game_list(event_page(tmp_path, "en", *files))
+    # The first seat (with its partners) in the first column, the other seats in the second.
+    assert sorted(row[2:5] for row in rows) == [
+        ["Ann", "Bob, Cy", "Player C wins"],
+        ["North", "East", "Player A and Player C win"],
+    ]
+    html = event_page(tmp_path, "en", *files)
+    archive, _ = built(tmp_path, *files)
+    [event] = archive.events
+    for team in ("Ann", "Bob", "Cy", "North", "East"):  # each a link to its team page
+        href = pages.urls.href(event.url, archive.teams[team].url)
+        assert f'<a href="{href}">{team}</a>' in html
+
+
+def team_page(tmp_path: Path, language: str, team: str, *files: tuple[str, str]) -> str:
+    archive, _ = built(tmp_path, *files)
+    page_site = site(language, archive)
+    context = pages.team(archive.teams[team], archive, page_site)
+    return make_env(TEMPLATES).get_template("team.html").render(context)
+
+
+@pytest.mark.parametrize(
+    ("language", "team", "row"),
+    [
+        # date and event are empty or the folder; then game, opponents, seat, outcome, result
+        ("en", "Cy", ["Three piles", "Ann, Bob", "Player C", "W", "Player C wins"]),
+        ("en", "Bob", ["Three piles", "Ann, Cy", "Player B", "L", "Player C wins"]),
+        ("zh-CN", "Cy", ["三堆", "Ann、Bob", "丙方", "胜", "丙方胜"]),
+        # A partnership: the partner is no opponent, and both seats are the team's.
+        ("en", "North", ["Partner piles", "East", "Player A and Player C", "W", "Player A and Player C win"]),
+        ("en", "East", ["Partner piles", "North", "Player B and Player D", "L", "Player A and Player C win"]),
+    ],
+)
+def test_a_team_page_says_the_seats_the_opponents_and_the_outcome_of_a_game_of_more_seats(
+    tmp_path: Path, language: str, team: str, row: list[str]
+) -> None:
+    files = (("cards/TRI-one.txt", TRI_GAME), ("cards/table-1.duo", DUO_GAME))
+    html = team_page(tmp_path, language, team, *files)
+    [shown] = game_list(html)
+    assert shown[2:7] == row
+    # The opponents link to their pages.
+    archive, _ = built(tmp_path, *files)
+    for other in row[1].replace("、", ", ").split(", "):
+        assert f'<a href="{pages.urls.href(archive.teams[team].url, archive.teams[other].url)}">{other}</a>' in html
 
 
 def test_a_two_seat_event_has_no_score_column(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ T = Attrs(
         "view_game": "查看",
         "errors": 'errors "e"',
         "warnings": "warn & co",
+        "players.and": "、",
     }
 )
 
@@ -85,6 +86,7 @@ def row(**changes: object) -> dict[str, object]:
         "side": "先手",
         "outcome": "win",
         "outcome_word": "胜",
+        "sides": None,
     }
     base.update(changes)
     return base
@@ -106,6 +108,21 @@ def test_game_rows_are_the_markup_of_the_template_loop() -> None:
 
 def test_team_rows_are_the_markup_of_the_template_loop() -> None:
     assert f"{team_game_rows(ROWS, T)}\n" == jinja(TEAM_LOOP, games=ROWS)
+
+
+def test_the_players_of_a_game_of_more_seats_are_each_linked_and_escaped() -> None:
+    sides = ((("甲队", "../teams/a.html"),), ((EVIL, None), ("丙队", "x.html?a=1&b=2")))
+    more = row(sides=sides, opponents=sides[1])
+    cells = game_rows([more], T).split("\n")
+    assert cells[3] == '      <td><a href="../teams/a.html">甲队</a></td>'
+    assert cells[4] == (
+        "      <td>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;、"
+        '<a href="x.html?a=1&amp;b=2">丙队</a></td>'
+    )
+    # On a team page: every opponent, the same way.
+    assert cells[4] in team_game_rows([more], T).split("\n")
+    # Two-seat rows stay the template loop's (above), whatever the other rows are.
+    assert game_rows([more, row()], T).endswith(game_rows([row()], T))
 
 
 def test_crosstable_links_are_the_markup_of_the_template_loop() -> None:

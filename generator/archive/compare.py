@@ -28,6 +28,12 @@ class Copy:
     date: str | None
     time: str | None
     moves: tuple[str, ...]
+    code: str | None = None  # the game type, which names the seats of a game of more than two
+    more: tuple[str | None, ...] = ()  # the players of seats three and on
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        return (self.first, self.second, *self.more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +68,7 @@ class Comparison:
             found.append("moves")
         if (a.declared or "unknown") != (b.declared or "unknown"):
             found.append("result")
-        if (a.first, a.second) != (b.first, b.second):
+        if a.players != b.players:
             found.append("teams")
         if (a.date, a.time) != (b.date, b.time):
             found.append("time")
@@ -109,6 +115,8 @@ def copy_of(p: Processed) -> Copy:
         p.meta.date,
         p.meta.time,
         tuple(p.moves_text()),
+        p.code,
+        p.meta.more,
     )
 
 

@@ -164,7 +164,7 @@ class Builder:
         started = time.perf_counter()
         rels = [rel for rel, _, _ in found.records]
         fresh.summaries.load(rels)
-        summaries = [fresh.summaries[rel] for rel in rels]
+        summaries = [game for rel in rels for game in fresh.summaries[rel]]
         summaries += [refused_summary(rel, why) for rel, why in found.refused.items()]
         if self._indexer is None:
             self._indexer = Indexer()

@@ -64,7 +64,7 @@ def quick(
     for rel in reparsed:
         if rel in state.compared or rel not in state.summaries:
             return False
-        if fresh.summaries[rel].index_fields() != state.summaries[rel].index_fields():
+        if [s.index_fields() for s in fresh.summaries[rel]] != [s.index_fields() for s in state.summaries[rel]]:
             return False
     if not output.intact(state):
         return False  # a page was deleted: the full path writes it again
@@ -73,23 +73,26 @@ def quick(
     todo: list[GameTask] = []
     downloads: list[str] = []  # records with no game page of their own
     for rel in reparsed:
-        summary = fresh.summaries[rel]
-        outputs[urls.record_file(rel)] = summary.sha256
+        outputs[urls.record_file(rel)] = fresh.summaries[rel][0].sha256
         touched.add(urls.record_file(rel))
-        event = summary.index_event()
-        if event not in jobs and event in state.jobs:
-            jobs[event] = pickle.loads(cache.event_jobs(state, event))
-        found_at = [n for n, job in enumerate(jobs.get(event, ())) if job.source == rel]
-        if not found_at:  # a copy of another record's game, or no game at all
-            if summary.code is not None and not any(rel in job.duplicates for job in jobs.get(event, ())):
-                return False  # a game the last build did not show: only the full path knows why
+        copies: tuple[str, ...] = (rel,)  # published by the task of its first game that has a page
+        for summary in fresh.summaries[rel]:
+            event = summary.index_event()
+            if event not in jobs and event in state.jobs:
+                jobs[event] = pickle.loads(cache.event_jobs(state, event))
+            found_at = [n for n, job in enumerate(jobs.get(event, ())) if job.id == summary.id]
+            if not found_at:  # a copy of another record's game, or no game at all
+                if summary.code is not None and not any(rel in job.duplicates for job in jobs.get(event, ())):
+                    return False  # a game the last build did not show: only the full path knows why
+                continue
+            n = found_at[0]
+            job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
+            outputs[job.url] = page_key(state.site_key, listed_digest(job, summary), job)
+            touched.add(job.url)
+            todo.append(GameTask(job, copies))
+            copies = ()
+        if copies:
             downloads.append(rel)
-            continue
-        n = found_at[0]
-        job = jobs[event][n] = dataclasses.replace(jobs[event][n], key=summary.key)
-        outputs[job.url] = page_key(state.site_key, listed_digest(job, summary), job)
-        touched.add(job.url)
-        todo.append(GameTask(job, (rel,)))
     setup = writer.render_setup(pickle.loads(state.site), found)
     written = render_games(pool, local, todo, setup, len(todo), progress) if todo else []
     content = writer.config.content_dir

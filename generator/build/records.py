@@ -1,4 +1,4 @@
-"""Read and replay: every record's key and summary, from the cache where its inputs did not change.
+"""Read and replay: every record's key and the summaries of its games, from the cache where its inputs did not change.
 
 A record is known by its content hash plus the settings that shape it
 (generator version, encoding override, rule options of its event, its
@@ -24,6 +24,7 @@ from generator.build.outputs import RACY_NS
 from generator.build.pool import Pool
 from generator.build.state import BuildCache, BuildState, Summaries, code_digest, digest
 from generator.build.tasks import Local, RecordTask, process_record
+from generator.cache import record_key, view_key
 from generator.config import Config
 from generator.model import Metadata
 from generator.pipeline import event_key, sha256
@@ -123,7 +124,8 @@ def read_records(
                 data = None  # the task reads it again and says why
             else:
                 key = f"{sha256(data)[:40]}{settings[:16]}"
-                if old[2] == key and cache.views.has(key):
+                # A file of several games has a view per game: its first is enough to tell.
+                if old[2] == key and (cache.views.has(key) or cache.views.has(view_key(key, 1))):
                     fresh[rel] = (st.st_size, st.st_mtime_ns, key)
                     changed.add(rel)
                     continue
@@ -145,11 +147,12 @@ def read_records(
 
     def arrived(raw: bytes) -> None:
         progress("records", next(done), len(tasks))
-        summary: Summary = pickle.loads(raw)
-        st = stats[summary.source]
-        fresh[summary.source] = (st.st_size, st.st_mtime_ns, summary.key)
-        changed.add(summary.source)
-        summaries.put(summary.source, raw, summary)
+        played: tuple[Summary, ...] = pickle.loads(raw)
+        source = played[0].source
+        st = stats[source]
+        fresh[source] = (st.st_size, st.st_mtime_ns, record_key(played[0].key))
+        changed.add(source)
+        summaries.put(source, raw, played)
 
     # With workers, kept until the game pages are written (pool.end).
     pool.map(process_record, tasks, expected=len(tasks), local=local, arrived=arrived)

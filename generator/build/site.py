@@ -46,7 +46,7 @@ class EventPart:
     """What the write stage derives from one event's games."""
 
     jobs: list[pages.GameJob]
-    listed: dict[str, str]  # source -> digest of what pages other than its own show of the game (listed_digest)
+    listed: dict[str, str]  # game id -> digest of what pages other than its own show of the game (listed_digest)
     digest: str  # of all of them
     jsonl: bytes  # its lines of data/games.jsonl
     _pickled: bytes = b""
@@ -226,7 +226,7 @@ class SiteWriter:
 
         timings["site setup"] = time.perf_counter() - setup_started
         started = time.perf_counter()
-        game_fp: dict[str, str] = {}  # source -> digest of what the other pages show of its game
+        game_fp: dict[str, str] = {}  # game id -> digest of what the other pages show of it
         parts: dict[str, EventPart] = {}
         memo: dict[str, tuple[tuple[Any, ...], EventPart]] = {}
         previous = state.outputs
@@ -240,13 +240,15 @@ class SiteWriter:
             for ev in archive.events:
                 part = parts[ev.key] = self.event_part(ev, archive, memo)
                 for job in part.jobs:
-                    game_fp[job.source] = listed = part.listed[job.source]
+                    game_fp[job.id] = listed = part.listed[job.id]
                     key = page_key(site_key, listed, job)
                     results[job.url] = (key, False)
                     page_stale = previous.get(job.url) != key or job.url not in existing
                     copies: list[str] = []
                     for rel in (job.source, *job.duplicates):
                         path, sha = urls.record_file(rel), by_source[rel].sha256
+                        if path in results:  # a file of several games: published with its first
+                            continue
                         results[path] = (sha, False)
                         if previous.get(path) != sha or path not in existing:
                             copies.append(rel)
@@ -280,7 +282,7 @@ class SiteWriter:
             team_inputs = (
                 tm.name,
                 tm.spellings,
-                [game_fp[e.source] for e in tm.games],
+                [game_fp[e.id] for e in tm.games],
                 [(r.event.key, r.code, r.row) for r in tm.results],
                 event_names,
                 team_urls,
@@ -373,34 +375,11 @@ class SiteWriter:
         if known is not None and known[0][0] is ev and known[0] == signature:
             part = known[1]
         else:
-            jobs = game_jobs(ev, archive)
-            listed = {job.source: listed_digest(job, entry.summary) for job, entry in zip(jobs, ev.games)}
+            jobs = [pages.game_job(entry, ev.name, ev.url, archive) for entry in ev.games]
+            listed = {job.id: listed_digest(job, entry.summary) for job, entry in zip(jobs, ev.games)}
             part = EventPart(jobs, listed, digest(list(listed.values())), games_jsonl(ev.games))
         memo[ev.key] = (signature, part)
         return part
-
-
-def game_jobs(ev: Event, archive: Archive) -> list[pages.GameJob]:
-    teams = archive.teams
-    jobs = []
-    for entry in ev.games:
-        jobs.append(
-            pages.GameJob(
-                url=entry.url,
-                source=entry.source,
-                key=entry.summary.key,
-                event_name=ev.name,
-                event_url=ev.url,
-                first=entry.first,
-                second=entry.second,
-                first_url=teams[entry.first].url if entry.first in teams else None,
-                second_url=teams[entry.second].url if entry.second in teams else None,
-                duplicates=tuple(entry.duplicates),
-                diagnostics=tuple(entry.diagnostics),
-                group=entry.summary.group,
-            )
-        )
-    return jobs
 
 
 def listed_digest(job: pages.GameJob, summary: Summary) -> str:

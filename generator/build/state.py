@@ -24,7 +24,7 @@ from typing import Any
 
 from generator import __version__
 from generator.archive.summary import Summary
-from generator.cache import CacheDamaged, StateStore, ViewStore
+from generator.cache import CacheDamaged, StateStore, ViewStore, record_key
 from generator.diagnostics import Diagnostic
 
 CACHE_FORMAT = f"{__version__}/2"
@@ -57,7 +57,9 @@ def digest(*parts: object) -> str:
 
 
 class Summaries:
-    """Every record's summary by path: those made by this build, and those of the last, read when asked.
+    """The summaries of every record's games by path, made by this build or read from the last one's when asked.
+
+    A record holds one game, or several (a match): a tuple of one summary per game, in the file's order.
 
     A quick rebuild (one record edited) looks at one or two of ten
     thousand: the others stay on disk. Summaries that arrive from workers
@@ -69,13 +71,13 @@ class Summaries:
     def __init__(self, store: StateStore | None = None, keys: dict[str, str] | None = None) -> None:
         self.keys: dict[str, str] = keys if keys is not None else {}  # path -> its record's key
         self.raw: dict[str, bytes] = {}  # made by this build, pickled (to be stored)
-        self._live: dict[str, Summary] = {}
+        self._live: dict[str, tuple[Summary, ...]] = {}
         self._store = store
 
     def __contains__(self, name: str) -> bool:
         return name in self.keys
 
-    def __getitem__(self, name: str) -> Summary:
+    def __getitem__(self, name: str) -> tuple[Summary, ...]:
         value = self._live.get(name)
         if value is None:
             raw = self.raw.get(name)
@@ -101,8 +103,8 @@ class Summaries:
                 if name in wanted:
                     self._live[name] = self._loaded(raw, name)
 
-    def put(self, name: str, raw: bytes, value: Summary) -> None:
-        self.keys[name] = value.key
+    def put(self, name: str, raw: bytes, value: tuple[Summary, ...]) -> None:
+        self.keys[name] = record_key(value[0].key)
         self.raw[name] = raw
         self._live[name] = value
 
@@ -112,15 +114,20 @@ class Summaries:
         copy._live = {name: value for name, value in self._live.items() if name in copy.keys}
         return copy
 
-    def _loaded(self, raw: bytes, name: str) -> Summary:
-        """A summary read back, checked: of this record, as the records table knows it."""
+    def _loaded(self, raw: bytes, name: str) -> tuple[Summary, ...]:
+        """A record's summaries read back, checked: of this record, as the records table knows it."""
         try:
-            summary = pickle.loads(raw)
+            played = pickle.loads(raw)
         except Exception as error:  # noqa: BLE001 - passed its check, yet not a summary of this Qipu
             raise CacheDamaged(f"the summary of {name} cannot be read") from error
-        if not isinstance(summary, Summary) or summary.source != name or summary.key != self.keys.get(name):
+        key = self.keys.get(name)
+        if not (
+            isinstance(played, tuple)
+            and played
+            and all(isinstance(s, Summary) and s.source == name and record_key(s.key) == key for s in played)
+        ):
             raise CacheDamaged(f"the summary of {name} is not the one the state names")
-        return summary
+        return played
 
 
 @dataclass(slots=True)
@@ -128,7 +135,7 @@ class BuildState:
     """What a build knew: records by path, output keys by file, and what a quick rebuild needs."""
 
     records: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # path -> size, mtime, key
-    summaries: Summaries = field(default_factory=Summaries)  # path -> Summary
+    summaries: Summaries = field(default_factory=Summaries)  # path -> the summaries of its games
     outputs: dict[str, str] = field(default_factory=dict)  # output path -> key
     inputs: str = ""  # digest of every input of the last build that wrote the site
     settings: str = ""  # digest of the inputs other than the records (code, theme, site.toml, pages, assets)

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from generator import boards
 from generator.archive.summary import Summary, summarize
-from generator.cache import CacheDamaged, ViewStore
+from generator.cache import CacheDamaged, ViewStore, view_key
 from generator.diagnostics import Diagnostic
 from generator.model import Metadata, Source
-from generator.pipeline import event_key, group_key, process, sha256
+from generator.pipeline import event_key, group_key, process_games, sha256
 from generator.render import Theme, pages, urls
 from generator.render.write import copy_if_changed, write_if_changed
 from generator.scan import Refused, path_of, read_file
@@ -130,9 +130,10 @@ def refused_summary(rel: str, diagnostic: Diagnostic) -> Summary:
 
 
 def process_record(local: Local, task: RecordTask) -> bytes:
-    """Decode, parse and replay one record, and prepare its game page's heavy parts (its view).
+    """Decode, parse and replay one record, and prepare its game pages' heavy parts (their views).
 
-    Returns its summary, pickled (as the build state keeps it); the view goes to the cache.
+    Returns the summaries of its games (a tuple, one for a file of one
+    game), pickled as the build state keeps them; the views go to the cache.
     """
     data = task.data
     if data is None:  # a record the last build did not know: read here, in parallel
@@ -140,19 +141,23 @@ def process_record(local: Local, task: RecordTask) -> bytes:
             data = read_file(task.path, task.file_bytes)
         except Refused as refusal:  # swapped for a link or grown since the scan
             summary = refused_summary(task.rel, refusal.diagnostic(task.rel))
-            return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+            return pickle.dumps((summary,), pickle.HIGHEST_PROTOCOL)
     digest = sha256(data)
     key = f"{digest[:40]}{task.settings[:16]}"
-    processed = process(
+    played = process_games(
         Source(task.rel, data, digest), encoding=task.encoding, options=task.options, folder=task.folder, plies=task.plies
     )
     if task.note is not None:
-        processed.diagnostics.append(task.note)
-    if processed.replay is not None and processed.code:
-        local.unstored.append((key, pages.game_view(processed, local.site)))
-        if len(local.unstored) >= STORE_BATCH:
-            local.store_views()
-    return pickle.dumps(summarize(processed, key), pickle.HIGHEST_PROTOCOL)
+        played[0].diagnostics.append(task.note)
+    summaries = []
+    for processed in played:
+        game_key = view_key(key, processed.game)
+        if processed.replay is not None and processed.code:
+            local.unstored.append((game_key, pages.game_view(processed, local.site)))
+            if len(local.unstored) >= STORE_BATCH:
+                local.store_views()
+        summaries.append(summarize(processed, game_key))
+    return pickle.dumps(tuple(summaries), pickle.HIGHEST_PROTOCOL)
 
 
 def set_up(local: Local, setup: RenderSetup) -> None:

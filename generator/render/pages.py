@@ -90,6 +90,12 @@ class GameJob:
     # A game of a file of several (a match): every game of that file as
     # (its number in the file, the page that shows it), this one included.
     siblings: tuple[tuple[int, str], ...] = ()
+    game: int = 0  # its number in a file of several games (Summary.game)
+
+    @property
+    def id(self) -> str:
+        """The game's id in the archive (Summary.id)."""
+        return game_id(self.source, self.game)
 
     def __reduce__(self) -> tuple[type, tuple]:
         # As a plain tuple: the build state pickles ten thousand of these, and
@@ -120,6 +126,7 @@ def game_job(entry: GameEntry, event_name: str, event_url: str, archive: Archive
         more=entry.more,
         more_urls=tuple(url(team) for team in entry.more),
         siblings=match_games(entry, archive),
+        game=entry.summary.game,
     )
 
 
@@ -223,7 +230,25 @@ def game_row(entry: GameEntry, page: str, site: SiteInfo, team_href: Mapping[str
         "errors": sum(1 for d in diagnostics if d.severity == "error") if diagnostics else 0,
         "warnings": sum(1 for d in diagnostics if d.severity == "warning") if diagnostics else 0,
         "counted": entry.counted,
+        "sides": _sides(entry, team_href) if entry.more else None,
     }
+
+
+def _sides(entry: GameEntry, team_href: Mapping[str, str]) -> tuple[tuple[tuple[str, str | None], ...], ...]:
+    """A game of more seats in a game list's two columns: the first seat and its partners, then the others.
+
+    Each a tuple of (team, link); a team that plays two seats of one side
+    (a bridge pair's two hands) is named once.
+    """
+    game = games.get(entry.summary.code)
+    players = entry.players
+    ours = game.partners(0) if game is not None else (0,)
+
+    def named(seats: Sequence[int]) -> tuple[tuple[str, str | None], ...]:
+        teams = dict.fromkeys(players[seat] or "?" for seat in seats)
+        return tuple((team, team_href.get(team)) for team in teams)
+
+    return named(ours), named([seat for seat in range(len(players)) if seat not in ours])
 
 
 def home(archive: Archive, site: SiteInfo) -> dict[str, Any]:
@@ -391,31 +416,33 @@ def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     strings = site.strings
     ctx = base(site, page, tm.name)
     # What every row looks up, made once per page.
-    named = {t for e in tm.games for t in (e.first, e.second) if t in archive.teams}
+    named = {t for e in tm.games for t in e.players if t in archive.teams}
     team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
     event_names = {e.key: e.name for e in archive.events}
     outcome_words = {"win": strings["wins"], "loss": strings["losses"], "draw": strings["draws"], "none": ""}
     rows = []
     for entry in sorted(tm.games, key=lambda e: e.sort_key()):
         row = game_row(entry, page, site, team_href)
-        as_first = entry.first == tm.name
-        opponent = entry.second if as_first else entry.first
-        result = entry.summary.result
-        if result == "draw":
-            outcome = "draw"
-        elif result in ("first", "second"):
-            outcome = "win" if (result == "first") == as_first else "loss"
+        if entry.more:
+            row.update(_team_seats(tm.name, entry, strings, team_href))
         else:
-            outcome = "none"
-        row.update(
-            as_first=as_first,
-            side=strings["first"] if as_first else strings["second"],
-            opponent=opponent,
-            opponent_href=team_href.get(opponent) if opponent else None,
-            outcome=outcome,
-            outcome_word=outcome_words[outcome],
-            event=event_names.get(entry.event_key, entry.event_key),
-        )
+            as_first = entry.first == tm.name
+            opponent = entry.second if as_first else entry.first
+            result = entry.summary.result
+            if result == "draw":
+                outcome = "draw"
+            elif result in ("first", "second"):
+                outcome = "win" if (result == "first") == as_first else "loss"
+            else:
+                outcome = "none"
+            row.update(
+                as_first=as_first,
+                side=strings["first"] if as_first else strings["second"],
+                opponent=opponent,
+                opponent_href=team_href.get(opponent) if opponent else None,
+                outcome=outcome,
+            )
+        row.update(outcome_word=outcome_words[row["outcome"]], event=event_names.get(entry.event_key, entry.event_key))
         rows.append(row)
     ctx.update(
         team={"name": tm.name, "spellings": [s for s in tm.spellings if s != tm.name]},
@@ -437,6 +464,38 @@ def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
         games=rows,
     )
     return ctx
+
+
+def _team_seats(team: str, entry: GameEntry, strings: Mapping[str, str], team_href: Mapping[str, str]) -> dict[str, Any]:
+    """A team's row for a game of more seats: the seats it played, its opponents, won or lost.
+
+    Won when a seat it played is among the winners (a partnership wins
+    together; the landlord alone, or both farmers).
+    """
+    game = games.get(entry.summary.code)
+    players = entry.players
+    mine = [seat for seat, player in enumerate(players) if player == team]
+    others = dict.fromkeys(player or "?" for seat, player in enumerate(players) if player != team)
+    if game is not None:  # partners are not opponents
+        partners = {seat for own in mine for seat in game.partners(own)}
+        others = dict.fromkeys(players[seat] or "?" for seat in range(len(players)) if seat not in partners)
+    result = entry.summary.result
+    won = seats_of(result)
+    if result == "draw":
+        outcome = "draw"
+    elif won:
+        outcome = "win" if any(seat in won for seat in mine) else "loss"
+    else:
+        outcome = "none"
+    names = seat_names(strings, game, mine) if game is not None else []
+    return {
+        "as_first": 0 in mine,
+        "side": strings["result.and"].join(names),
+        "opponent": strings["players.and"].join(others),
+        "opponent_href": None,
+        "opponents": tuple((other, team_href.get(other)) for other in others),  # each linked
+        "outcome": outcome,
+    }
 
 
 def teams_index(archive: Archive, site: SiteInfo) -> dict[str, Any]:
@@ -531,8 +590,9 @@ def _comparison(c: Comparison, archive: Archive, page: str, site: SiteInfo) -> d
             "source": copy.source,
             "download": urls.href(page, urls.record_file(copy.source)),
             "game_href": urls.href(page, entry.url) if entry else None,
-            "teams": f"{copy.first or '?'} {strings['vs']} {copy.second or '?'}",
-            "result": result_word(strings, copy.declared) + (f" “{copy.result_text}”" if copy.result_text else ""),
+            "teams": f" {strings['vs']} ".join(player or "?" for player in copy.players),
+            "result": result_word(strings, copy.declared, games.get(copy.code))
+            + (f" “{copy.result_text}”" if copy.result_text else ""),
             "when": " ".join(v for v in (copy.date, copy.time) if v),
             "moves": len(copy.moves),
         }

@@ -69,6 +69,11 @@ def _link(esc: Callable[[Any], str], href: str | None, text: Any) -> str:
     return f'<a href="{esc(href)}">{esc(text)}</a>' if href else esc(text)
 
 
+def _links(esc: Callable[[Any], str], teams: Iterable[tuple[str, str | None]], between: str) -> str:
+    """Several teams in one cell (a game of more seats), each linked to its page."""
+    return between.join(_link(esc, href, name) for name, href in teams)
+
+
 def _result(esc: Callable[[Any], str], g: Mapping[str, Any], declared: str) -> str:
     """A row's result, marked "declared" when the rules did not decide it."""
     result = esc(g["result_word"])
@@ -85,6 +90,7 @@ def game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
     not_counted = f' <small class="q-muted">{esc(t["not_counted"])}</small>'
     view = esc(t["view_game"])
     errors_title, warnings_title = esc(t["errors"]), esc(t["warnings"])
+    between = esc(t["players.and"])
     lines = []
     for g in rows:
         errors, warnings = g["errors"], g["warnings"]
@@ -98,12 +104,17 @@ def game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
         if warnings:
             badges += f' <span class="q-badge q-warning" title="{warnings_title}">{esc(warnings)}</span>'
         flagged = ' class="q-has-errors"' if errors else ""
+        sides = g["sides"]
+        if sides is None:
+            first, second = _link(esc, g["first_href"], g["first"]), _link(esc, g["second_href"], g["second"])
+        else:  # a game of more seats: the first seat and its partners, then the others
+            first, second = _links(esc, sides[0], between), _links(esc, sides[1], between)
         lines.append(
             f"    <tr{flagged}>\n"
             f'      <td class="q-nowrap">{esc(g["date"])} {esc(g["time"])}{group}</td>\n'
             f"      <td>{esc(g['game_type'])}</td>\n"
-            f"      <td>{_link(esc, g['first_href'], g['first'])}</td>\n"
-            f"      <td>{_link(esc, g['second_href'], g['second'])}</td>\n"
+            f"      <td>{first}</td>\n"
+            f"      <td>{second}</td>\n"
             f"      <td>{result}</td>\n"
             f"      <td>{esc(g['plies'])}</td>\n"
             f'      <td><a href="{esc(g["href"])}">{view}</a>{badges}</td>\n'
@@ -120,12 +131,17 @@ def team_game_rows(rows: Iterable[Mapping[str, Any]], t: Any) -> Markup:
     lines = []
     for g in rows:
         result = _result(esc, g, declared)
+        opponents = g.get("opponents")
+        if opponents:  # a game of more seats: every opponent, each linked
+            opponent = _links(esc, opponents, esc(t["players.and"]))
+        else:
+            opponent = _link(esc, g["opponent_href"], g["opponent"] or "?")
         lines.append(
             f'    <tr class="q-{esc(g["outcome"])}">\n'
             f'      <td class="q-nowrap">{esc(g["date"])} {esc(g["time"])}</td>\n'
             f"      <td>{esc(g['event'])}</td>\n"
             f"      <td>{esc(g['game_type'])}</td>\n"
-            f"      <td>{_link(esc, g['opponent_href'], g['opponent'] or '?')}</td>\n"
+            f"      <td>{opponent}</td>\n"
             f"      <td>{esc(g['side'])}</td>\n"
             f"      <td>{esc(g['outcome_word'])}</td>\n"
             f"      <td>{result}</td>\n"

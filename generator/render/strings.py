@@ -45,6 +45,7 @@ _ZH = {
     "result.seat": "{side}胜",
     "result.seats": "{sides}胜",
     "result.and": "、",
+    "players.and": "、",  # the players of a game of more seats in one column of a game list
     "area_count": "数子：{first} {a}，{second} {b}（贴目 {komi}）",
     "moves": "着法",
     "plies": "步数",
@@ -199,6 +200,7 @@ _EN = {
     "result.seat": "{side} wins",
     "result.seats": "{sides} win",
     "result.and": " and ",
+    "players.and": ", ",  # the players of a game of more seats in one column of a game list
     "area_count": "Area count: {first} {a}, {second} {b} (komi {komi})",
     "moves": "Moves",
     "plies": "Plies",
