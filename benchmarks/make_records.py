@@ -934,6 +934,33 @@ def write_demo(content: Path) -> list[DemoFile]:
                 print(f"  [{f.quirk}] {f.path}")
     written += write_demo_su(content)
     written += write_demo_go(content)
+    written += write_demo_pieces(content)
+    return written
+
+
+def write_demo_pieces(content: Path) -> list[DemoFile]:
+    """The xiangqi, minishogi and draughts events (benchmarks/demo_cc.py, demo_msk.py, demo_dr.py)."""
+    # Imported here: each plays its games through Qipu's own engine, which --records never needs.
+    import demo_cc
+    import demo_dr
+    import demo_msk
+
+    events: list[tuple[str, list[tuple[str, bytes]]]] = [
+        (demo_cc.FOLDER, demo_cc.event_files()),
+        (demo_msk.FOLDER, list(demo_msk.event_files().items())),
+    ]
+    for code, (folder, *_rest) in demo_dr.EVENTS.items():
+        events.append((folder, [(name, text.encode("utf-8")) for name, text in demo_dr.event_files(code).items()]))
+    written: list[DemoFile] = []
+    for folder, files in events:
+        target = content / folder
+        target.mkdir(parents=True, exist_ok=True)
+        for old in target.glob("*.txt"):
+            old.unlink()
+        for name, data in files:
+            (target / name).write_bytes(data)
+        print(f"{folder}: {len(files)} files")
+        written += [DemoFile(f"{folder}/{name}", data, "") for name, data in files]
     return written
 
 

@@ -154,6 +154,10 @@ _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")
 _RED = Side("R", "red", "红方", "Red")
 _BLUE = Side("B", "blue", "蓝方", "Blue")
+# Shogi records write the sides as "+" (sente, ▲, moves first) and "-" (gote, △);
+# black and white are the colours the move list and the pages use for them.
+_SENTE = Side("+", "black", "先手", "Sente")
+_GOTE = Side("-", "white", "后手", "Gote")
 
 def _go_family(code: str, name_zh: str, name_en: str, size: int, variant: str, **params: Any) -> GameType:
     """An entry of the Go family: black first; komi for the games that count (not NoGo)."""
@@ -244,6 +248,81 @@ _REGISTRY: dict[str, GameType] = dict(
             # edges (the standard's default); "columns": the other way round.
             options=MappingProxyType({"red_joins": "rows"}),
             choices=MappingProxyType({"red_joins": ("rows", "columns")}),
+        ),
+        "MSK": GameType(
+            code="MSK",
+            name_zh="五五将棋",
+            name_en="Minishogi (5x5)",
+            format="csa",
+            rules="shogi",
+            board="shogi",
+            first=_SENTE,
+            second=_GOTE,
+            columns=5,
+            rows=5,
+            # The CSA-based format's version line, and how often a position
+            # must recur for a repetition (千日手): four times, as in shogi.
+            params=MappingProxyType({"version": "V2.1-55", "repetition": 4}),
+            options=MappingProxyType({}),
+            suffixes=(".txt", ".csa"),
+        ),
+        # Draughts (formats/draughts.py, rules/draughts.py, boards/checkered.py):
+        # squares numbered from the top-left; black holds the upper side, white
+        # the lower, and the record's line 先手：1 (upper) or 先手：2 (lower)
+        # says who moves first. Men capture backwards, kings fly, capturing is
+        # mandatory; "rules" picks the capture rules (see rules/draughts.py).
+        "DR10": GameType(
+            code="DR10",
+            name_zh="国际跳棋（100格）",
+            name_en="International draughts (10x10)",
+            format="draughts",
+            rules="draughts",
+            board="checkered",
+            first=_BLACK,
+            second=_WHITE,
+            columns=10,
+            rows=10,
+            # FMJD: the maximum capture is mandatory, a man is crowned only
+            # where its move ends on the far row.
+            params=MappingProxyType({"size": 10, "rules": "international"}),
+            options=MappingProxyType({}),
+            first_from_record=True,
+        ),
+        "DR8": GameType(
+            code="DR8",
+            name_zh="国际跳棋（64格）",
+            name_en="Draughts (8x8)",
+            format="draughts",
+            rules="draughts",
+            board="checkered",
+            first=_BLACK,
+            second=_WHITE,
+            columns=8,
+            rows=8,
+            params=MappingProxyType({"size": 8}),
+            # "russian": any capture sequence may be chosen, a man crowned
+            # during a capture goes on as a king; "brazilian": the
+            # international rules on 8x8.
+            options=MappingProxyType({"rules": "russian"}),
+            choices=MappingProxyType({"rules": ("russian", "brazilian")}),
+            first_from_record=True,
+        ),
+        # Xiangqi (formats/pgn.py, rules/xiangqi.py): red moves first; the
+        # standard names .PGN files, the naming rule .txt ones.
+        "CC": GameType(
+            code="CC",
+            name_zh="中国象棋",
+            name_en="Xiangqi (Chinese chess)",
+            format="pgn",
+            rules="xiangqi",
+            board="xiangqi",
+            first=_RED,
+            second=_BLACK,
+            columns=9,
+            rows=10,
+            params=MappingProxyType({}),
+            options=MappingProxyType({}),
+            suffixes=(".txt", ".pgn"),
         ),
     }
 )

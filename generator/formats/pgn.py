@@ -1,0 +1,383 @@
+"""The PGN family of xiangqi records: CCGC coordinates, ICCS and Chinese notation.
+
+The championship standard (``specs/002_…txt``, 中国象棋棋谱格式说明文档)::
+
+    [Game "Chinese Chess"]
+    [Red "unknown"]
+    [Black "Neuchess"]
+    [Result "0:1"]
+    [FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r"]
+    1. H2E2 H9G7
+    2. H0G2 J9H9
+
+Columns A-J without I, rows 0-9 from red's side; a set-up whose black moves
+first writes red's move of the first round as four spaces (``1.     H9G7``).
+
+Real files (``corpus/SOURCES.md``) are written otherwise, and this reader
+takes them as they are: the 1st CCGC archive (XQBase PGN) writes Chinese
+notation (``炮二平五 马８进７``: Chinese numerals for red, full-width digits
+for black, 前/后/中 for pieces on one file), ``RedTeam``/``BlackTeam`` tags,
+indented move numbers, ``{…}`` comments, black's move again after its move
+number (``3.          马８进７``), and an advert after the result. Others write
+ICCS in lower case (``h2e2  b9c7``), a FEN without the side to move, a tag
+value over two lines, and variations in ``(…)``, which are skipped. Upper-case
+ICCS (``H2E2``, column I) reads as the CCGC form: columns A-H agree, and I
+and J both name the ninth column.
+
+A coordinate move is read to ``point`` and ``to``; a move in Chinese notation
+says which piece only with the position, so it is kept in ``parts`` (its
+canonical form, e.g. ``"C2=5"``: piece letter, file or 前/后/中 as ``f``/``b``/``m``,
+``+`` 进 ``-`` 退 ``=`` 平, number) and the rules engine finds the piece. The
+side of each move follows from the order of play: red first, or black where
+the set-up says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from generator import games, metadata
+from generator.diagnostics import Diagnostic, define, make
+from generator.games import GameType
+from generator.i18n import N_
+from generator.model import Metadata, Move, Record, Text
+
+# Codes of this family: the 5xx block of FMT-.
+NO_MOVES = define(
+    "FMT-W501",
+    "warning",
+    "The record has no moves",
+    "Check that the file was written completely.",
+)
+BAD_MOVE = define(
+    "FMT-E501",
+    "error",
+    "A move cannot be read",
+    "Write a move as CCGC coordinates (H2E2: columns A-J without I, rows 0-9 from red's side), "
+    "ICCS (h2e2) or Chinese notation (炮二平五). The moves from here on are shown as not replayed.",
+)
+BAD_TAG = define(
+    "FMT-W502",
+    "warning",
+    "A header line cannot be read as a tag",
+    'Write each tag as [Name "value"] on a line of its own.',
+)
+RESULTS_DIFFER = define(
+    "FMT-W503",
+    "warning",
+    "The result after the moves differs from the Result tag",
+    "Correct one of them; the Result tag is used.",
+)
+VARIATION = define(
+    "FMT-N501",
+    "note",
+    "Variations in brackets are not replayed",
+    "Nothing to do: only the main line of the game is replayed and shown.",
+)
+UNCLOSED = define(
+    "FMT-W504",
+    "warning",
+    "A comment or variation is not closed",
+    "Close every comment and every variation; the rest of the file was read as inside it.",
+)
+
+_FAMILY = __name__.rsplit(".", 1)[1]
+
+# A tag: [Name "value"]; the standard's own example quotes with “ ”. A value
+# may run over lines (a real file's does), but not into the next tag's line,
+# and is bounded, so that a broken tag costs its own line to find out.
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]{0,40})\s*["“”]((?:[^"“”\n]|\n(?![ \t]*\[)){0,4000})["“”]\s*\]')
+_GAME_WORDS = frozenset(("chinesechess", "xiangqi", "象棋", "中国象棋", "cc"))
+_GAME_TAG = re.compile(r'\[\s*Game\s*["“”]([^"“”\]]*)', re.I)
+_SIDE_TAG = re.compile(r"\[\s*(?:Red|Black|RedTeam|BlackTeam)\s*[\"“”]")
+# A xiangqi FEN's board: ten ranks of the letters of its pieces.
+_FEN_BOARD = re.compile(r"(?:[KABNRCPEHkabnrcpeh1-9]{1,9}/){9}[KABNRCPEHkabnrcpeh1-9]{1,9}")
+
+# Chinese notation, once read: piece letters, file numerals, actions, positions.
+_PIECES = {
+    **dict.fromkeys("帅帥将將", "K"),
+    **dict.fromkeys("仕士", "A"),
+    **dict.fromkeys("相象", "B"),
+    **dict.fromkeys("马馬傌", "N"),
+    **dict.fromkeys("车車俥", "R"),
+    **dict.fromkeys("炮砲包", "C"),
+    **dict.fromkeys("兵卒", "P"),
+}
+_NUMERALS = {
+    **{c: str(i) for i, c in enumerate("一二三四五六七八九", 1)},
+    **{str(i): str(i) for i in range(1, 10)},
+    **{chr(0xFF10 + i): str(i) for i in range(1, 10)},
+}
+_ACTIONS = {"进": "+", "進": "+", "退": "-", "平": "="}
+_PLACES = {"前": "f", "后": "b", "後": "b", "中": "m"}
+_P = "帅帥将將仕士相象马馬傌车車俥炮砲包兵卒"
+_N = "一二三四五六七八九1-9１-９"
+_CHINESE = re.compile(rf"[{_P}][{_N}][进進退平][{_N}]|[前后後中][{_P}][进進退平][{_N}]")
+# Coordinates: CCGC H2E2 (column J), ICCS h2e2 (column i), either case; "H2-E2" too.
+_COORDINATE = re.compile(r"([A-Ja-j])([0-9])[-–]?([A-Ja-j])([0-9])(?![0-9A-Za-z])")
+# A move number, "12." (full-width "１２．" too), and "..." where black's move follows alone.
+_NUMBER = re.compile(r"([0-9０-９]+)\s*(?:[.．](?:\s*\.\.)?|、|…)(?:\s*(?:\.\.\.|…))?")
+_RESULT = re.compile(r"(1-0|0-1|1/2-1/2|½-½|1:0|0:1|1/2:1/2|\*)(?![0-9A-Za-z])")
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\S+")
+_ANNOTATION = re.compile(r"[!?+#]+")
+# After "1." four spaces or more and then a move on the same line: red's move left out.
+_BLACK_FIRST = re.compile(r"[ \t\u3000]{4,}")
+
+
+def _family_codes() -> list[str]:
+    return [g.code for g in games.GAMES.values() if g.format == _FAMILY]
+
+
+def sniff(text: str) -> str | None:
+    """The family's game when the header says it: a Game tag naming xiangqi, or red and black tags with xiangqi moves."""
+    codes = _family_codes()
+    if len(codes) != 1:
+        return None
+    head = text[:3000].lstrip("\ufeff \t\r\n")
+    if not head.startswith("["):
+        return None
+    m = _GAME_TAG.search(head)
+    if m and metadata.loose(m.group(1)) in _GAME_WORDS:
+        return codes[0]
+    if _SIDE_TAG.search(head) and (_FEN_BOARD.search(head) or _CHINESE.search(head)):
+        return codes[0]
+    return None
+
+
+def parse(text: Text, game: GameType | None) -> Record:
+    """Read one record. Never raises; problems become diagnostics."""
+    return _Reader(text, game).read()
+
+
+def canonical(notation: str) -> str | None:
+    """A move in Chinese notation in canonical form (``炮二平五`` -> ``"C2=5"``), None if it is none."""
+    if not _CHINESE.fullmatch(notation):
+        return None
+    a, b, c, d = notation[0], notation[1], notation[2], notation[3]
+    if a in _PLACES:
+        return f"{_PIECES[b]}{_PLACES[a]}{_ACTIONS[c]}{_NUMERALS[d]}"
+    return f"{_PIECES[a]}{_NUMERALS[b]}{_ACTIONS[c]}{_NUMERALS[d]}"
+
+
+@dataclass(slots=True)
+class _Reader:
+    source: Text
+    game: GameType | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    header: Metadata = field(default_factory=Metadata)
+    moves: list[Move] = field(default_factory=list)
+    tags: dict[str, tuple[str, int]] = field(default_factory=dict)  # name (lower case) -> (value, line)
+    trailer: tuple[str, int, int] | None = None  # the result after the moves: (text, line, column)
+    black_first: bool = False  # the first move number is followed by four spaces: red's move left out
+
+    def report(self, offset: int, code: str, template: str, /, **args: object) -> None:
+        line, column = self.source.position(offset)
+        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
+
+    def read(self) -> Record:
+        text = self.source.text
+        self.header.code = self.game.code if self.game else None
+        body = self._tags(text)
+        self._movetext(text, body)
+        setup = self._setup()
+        self._sides(setup)
+        self._metadata()
+        if not self.moves:
+            self.report(len(text), NO_MOVES, N_("the record has no moves"))
+        fen_line = self.tags.get("fen", ("", 0))[1]
+        return Record(self.source.path, self.header.code, self.header, self.moves, self.diagnostics, setup, fen_line)
+
+    # -- the tags ---------------------------------------------------------------
+
+    def _tags(self, text: str) -> int:
+        """Read the tags at the start; the offset where the moves begin."""
+        pos = 0
+        n = len(text)
+        while True:
+            while pos < n and (text[pos].isspace() or text[pos] == "\ufeff"):
+                pos += 1
+            if pos >= n or text[pos] != "[":
+                return pos
+            m = _TAG.match(text, pos)
+            end_of_line = text.find("\n", pos)
+            end_of_line = n if end_of_line < 0 else end_of_line
+            if m is None:
+                shown = text[pos:end_of_line].strip()[:60]
+                self.report(pos, BAD_TAG, N_("{text!r} is not a tag [Name \"value\"]; it is left out"), text=shown)
+                pos = end_of_line
+                continue
+            name, value = m.group(1).lower(), m.group(2).strip()
+            self.tags.setdefault(name, (value, self.source.position(pos)[0]))
+            pos = m.end()
+
+    # -- the moves --------------------------------------------------------------
+
+    def _movetext(self, text: str, pos: int) -> None:
+        n = len(text)
+        variations_at: int | None = None
+        numbers = 0
+        while pos < n:
+            ch = text[pos]
+            if ch.isspace():
+                pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+                continue
+            if ch == "{":
+                end = text.find("}", pos + 1)
+                if end < 0:
+                    self.report(pos, UNCLOSED, N_("a comment in braces is not closed; the rest of the file is read as a comment"))
+                    end = n
+                self._comment(text[pos + 1 : end])
+                pos = end + 1
+                continue
+            if ch == ";":
+                end = text.find("\n", pos)
+                pos = n if end < 0 else end + 1
+                continue
+            if ch == "(":
+                variations_at = pos if variations_at is None else variations_at
+                pos = self._skip_variation(text, pos)
+                continue
+            if text.startswith("==", pos):
+                break  # the XQBase writer's rule line: an advert follows, no part of the game
+            if m := _RESULT.match(text, pos):
+                line, column = self.source.position(pos)
+                self.trailer = (m.group(1), line, column)
+                break  # what follows the result (an advert, a signature) is no part of the game
+            if m := _NUMBER.match(text, pos):
+                numbers += 1
+                pos = m.end()
+                if numbers == 1 and not self.moves:
+                    gap = _BLACK_FIRST.match(text, pos)
+                    after = gap.end() if gap else pos
+                    if gap and after < n and text[after] not in "\r\n{(":
+                        self.black_first = True
+                continue
+            if m := _COORDINATE.match(text, pos):
+                self._coordinate(m, pos)
+                pos = self._after_annotation(text, m.end())
+                continue
+            if m := _CHINESE.match(text, pos):
+                self._chinese(m.group(0), pos)
+                pos = self._after_annotation(text, m.end())
+                continue
+            word = _WORD.match(text, pos).group(0)  # type: ignore[union-attr]
+            word = re.split(r"[{(;]", word, maxsplit=1)[0] or word[:1]
+            self.report(pos, BAD_MOVE, N_("move {ply}: cannot read {text!r}"), ply=len(self.moves) + 1, text=word[:40])
+            line, column = self.source.position(pos)
+            self.moves.append(Move("?", word[:24], None, line, column))
+            pos += len(word)
+        if variations_at is not None:
+            self.report(variations_at, VARIATION, N_("variations in brackets (…) are skipped; the main line is replayed"))
+
+    def _after_annotation(self, text: str, pos: int) -> int:
+        m = _ANNOTATION.match(text, pos)
+        return m.end() if m else pos
+
+    def _skip_variation(self, text: str, pos: int) -> int:
+        """The offset after the variation opening at ``pos`` (nested ones and comments included)."""
+        depth = 0
+        n = len(text)
+        i = pos
+        while i < n:
+            ch = text[i]
+            if ch == "{":
+                end = text.find("}", i + 1)
+                i = n if end < 0 else end + 1
+                continue
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        self.report(pos, UNCLOSED, N_("a variation ( is not closed; the rest of the file is read as part of it"))
+        return n
+
+    def _comment(self, body: str) -> None:
+        body = body.strip()
+        if body and self.moves:
+            last = self.moves[-1]
+            last.comment = f"{last.comment}\n{body}" if last.comment else body
+
+    def _coordinate(self, m: re.Match[str], pos: int) -> None:
+        line, column = self.source.position(pos)
+        c1, r1, c2, r2 = m.groups()
+        start, end = (_column(c1), int(r1)), (_column(c2), int(r2))
+        self.moves.append(Move("?", f"{start[0]}{start[1]}{end[0]}{end[1]}", start, line, column, to=end))
+
+    def _chinese(self, written: str, pos: int) -> None:
+        line, column = self.source.position(pos)
+        self.moves.append(Move("?", written, None, line, column, parts=(canonical(written),)))
+
+    # -- after the moves --------------------------------------------------------
+
+    def _setup(self) -> list[str] | None:
+        """The FEN tag as [board, side to move]; the side is "" where the FEN leaves it out."""
+        value = self.tags.get("fen", ("", 0))[0].strip()
+        if not value or value in ("?", "-"):
+            return None
+        fields = value.split()
+        side = fields[1].lower() if len(fields) > 1 else ""
+        return [fields[0], side]
+
+    def _sides(self, setup: list[str] | None) -> None:
+        """Each move's side letter, in turn from the first mover."""
+        red = self.game.first.letter if self.game else "R"
+        black = self.game.second.letter if self.game else "B"
+        side = setup[1] if setup else ""
+        first_black = side == "b" or (side not in ("w", "r") and self.black_first)
+        letters = (black, red) if first_black else (red, black)
+        for i, move in enumerate(self.moves):
+            move.side = letters[i % 2]
+
+    def _metadata(self) -> None:
+        header, tags = self.header, self.tags
+
+        def tag(name: str) -> str | None:
+            value = tags.get(name, ("", 0))[0]
+            return value if value and value not in ("?", "??", "-") else None
+
+        header.first = tag("red") or tag("redteam")
+        header.second = tag("black") or tag("blackteam")
+        header.event = tag("event")
+        header.place = tag("site")
+        date = tag("date")
+        if date:
+            header.date, header.time, _ = metadata.parse_when(date)
+        result = tags.get("result")
+        trailer = self.trailer
+        if result and result[0].strip():
+            words = _colon(result[0].strip())
+            found, recognised = metadata.parse_result(words, self.game, header.first, header.second)
+            header.result_text = result[0].strip()
+            header.result = found
+            if not recognised:
+                self.diagnostics.append(make(
+                    self.source.path, result[1], 1, metadata.RESULT_UNREADABLE,
+                    N_("result words {words!r} are not recognised"), words=result[0].strip(),
+                ))
+            if trailer and found is not None and recognised:
+                after, _ = metadata.parse_result(_colon(trailer[0]), self.game)
+                if after is not None and after != found and after != "unknown":
+                    self.diagnostics.append(make(
+                        self.source.path, trailer[1], trailer[2], RESULTS_DIFFER,
+                        N_("the moves end with {trailer!r}, the Result tag says {header!r}; using the tag"),
+                        trailer=trailer[0], header=result[0].strip(),
+                    ))
+        elif trailer:
+            header.result, _ = metadata.parse_result(_colon(trailer[0]), self.game)
+            header.result_text = trailer[0]
+
+
+def _column(letter: str) -> str:
+    """A column as the standard writes it: A-H, and J for the ninth (ICCS writes i)."""
+    letter = letter.upper()
+    return "J" if letter == "I" else letter
+
+
+def _colon(words: str) -> str:
+    """The standard's own ``0:1`` as ``0-1``."""
+    return words.replace(":", "-") if re.fullmatch(r"[0-9/½]+:[0-9/½]+", words) else words

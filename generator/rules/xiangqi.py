@@ -1,0 +1,741 @@
+"""Xiangqi (Chinese chess) engine, Asian rules as commonly played.
+
+The board is 9 columns by 10 rows of points. Cells are named as the CCGC
+standard writes them: the column letter A-J without I (A on red's left), then
+the row 0-9 counted from red's side, so ``E0`` is red's general and ``E9``
+black's. Inside, cell index = row * 9 + column.
+
+The rules replayed: every piece's moves, the horse's leg and the elephant's
+eye blocking, the river (elephants stay home; soldiers step sideways only
+once across), the palaces (general and advisors stay in), the flying-general
+rule (the two generals may not face each other on an open file), and no move
+that leaves one's own general attacked. A player with no legal move has lost:
+checkmate and stalemate alike. Repetition rulings (perpetual check, chasing)
+are out of scope: the declared result stands, and the first position that
+stands for the third time gets a note.
+
+A move in Chinese notation (``炮二平五``, ``前马进七``) names the piece by its
+file or its place on a file, so it is resolved here, against the position;
+every ply is labelled in Chinese notation, whatever the record wrote, with
+the CCGC coordinates in a note beneath the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from generator import diagnostics, scene
+from generator.diagnostics import Diagnostic
+from generator.games import GameType
+from generator.i18n import N_, T, Term
+from generator.model import Decision, Move, Op, Ply, Record, Replay
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
+
+NO_PIECE = diagnostics.define(
+    "RULE-E501",
+    "error",
+    "Move of a piece that is not there, or not the mover's (xiangqi)",
+    "The start point of the move is empty or holds the other side's piece: check the "
+    "coordinates (columns A-J without I, rows 0-9 from red's side) and the order of the moves.",
+)
+BAD_SHAPE = diagnostics.define(
+    "RULE-E502",
+    "error",
+    "A piece moved in a way it cannot move (xiangqi)",
+    "The message names the piece and how it moves; check the start and end points.",
+)
+BLOCKED = diagnostics.define(
+    "RULE-E503",
+    "error",
+    "The way is blocked: a horse's leg, an elephant's eye, a line, or a cannon's screen (xiangqi)",
+    "The message names the point that blocks the move; check the move and the moves before it.",
+)
+CONFINED = diagnostics.define(
+    "RULE-E504",
+    "error",
+    "A piece left its area: the palace or its side of the river (xiangqi)",
+    "The general and the advisors stay in the palace; the elephants never cross the river.",
+)
+OWN_PIECE = diagnostics.define(
+    "RULE-E505",
+    "error",
+    "Move onto a point held by the mover's own piece (xiangqi)",
+    "A piece cannot capture a piece of its own side; check the end point of the move.",
+)
+SELF_CHECK = diagnostics.define(
+    "RULE-E506",
+    "error",
+    "The move leaves the mover's own general in check (xiangqi)",
+    "No move may leave one's own general attacked; the message names the piece that attacks it.",
+)
+FLYING = diagnostics.define(
+    "RULE-E507",
+    "error",
+    "The move leaves the two generals facing each other on an open file (xiangqi)",
+    "The generals may never see each other along a file with no piece between them.",
+)
+NOTATION = diagnostics.define(
+    "RULE-E508",
+    "error",
+    "A move in Chinese notation names no piece, or more than one (xiangqi)",
+    "Chinese notation names the piece by its file (炮二平五) or its place on the file "
+    "(前马进七); the message says which pieces stand on that file.",
+)
+AMBIGUOUS = diagnostics.define(
+    "RULE-W501",
+    "warning",
+    "A move in Chinese notation fits two pieces on one file; read as the only one that can move so (xiangqi)",
+    "Write 前 or 后 (front or back) instead of the file number when two such pieces stand on one file.",
+)
+BAD_FEN = diagnostics.define(
+    "RULE-W502",
+    "warning",
+    "The FEN set-up cannot be read; the standard start position is used (xiangqi)",
+    "Write the FEN as ten ranks from black's side, separated by /, with the letters "
+    "K A B N R C P (E and H accepted), upper case for red, digits for empty points.",
+)
+REPETITION = diagnostics.define(
+    "RULE-N501",
+    "note",
+    "Repetition: the same position stands for the third time (xiangqi)",
+    "Nothing to do; the declared result stands. Where the event's rules end repeated "
+    "play (perpetual check or chase), the referee can use this to judge the game.",
+)
+
+COLUMNS = "ABCDEFGHJ"
+WIDTH, HEIGHT = 9, 10
+CELLS: tuple[str, ...] = tuple(f"{COLUMNS[i % WIDTH]}{i // WIDTH}" for i in range(WIDTH * HEIGHT))
+INDEX: dict[str, int] = {cell: i for i, cell in enumerate(CELLS)}
+
+# Pieces: side * 8 + kind; 0 is an empty point. Red is side 0 (moves first), black 1.
+KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = range(1, 8)
+LETTERS = "?KABNRCP"
+KIND_OF_LETTER = {letter: k for k, letter in enumerate(LETTERS) if k}
+# The scene's piece kinds (the board's symbols), and words for messages.
+KINDS = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
+WORDS: tuple[Term, ...] = (
+    T("piece"), T("general"), T("advisor"), T("elephant"), T("horse"), T("chariot"), T("cannon"), T("soldier")
+)
+# Chinese notation: the characters of each side's pieces, and its numerals
+# (red writes files and steps in Chinese numerals, black in full-width digits).
+CHARACTERS = ("?帅仕相马车炮兵", "?将士象马车炮卒")
+NUMERALS = ("?一二三四五六七八九", "?１２３４５６７８９")
+ACTIONS = {1: "进", -1: "退", 0: "平"}
+STRAIGHT = frozenset((KING, CHARIOT, CANNON, SOLDIER))
+FEN_LETTERS = {**KIND_OF_LETTER, "E": ELEPHANT, "H": HORSE}
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+# A horse's move (rows, columns) and its leg, the point next to it that must be empty.
+HORSE_STEPS = tuple(
+    ((dr, dc), (dr // 2, 0) if abs(dr) == 2 else (0, dc // 2))
+    for dr, dc in ((2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2))
+)
+
+
+def in_palace(side: int, row: int, col: int) -> bool:
+    return 3 <= col <= 5 and (row <= 2 if side == 0 else row >= 7)
+
+
+def own_half(side: int, row: int) -> bool:
+    return row <= 4 if side == 0 else row >= 5
+
+
+def forward(side: int) -> int:
+    return 1 if side == 0 else -1
+
+
+def _on(r: int, c: int) -> bool:
+    return 0 <= r < HEIGHT and 0 <= c < WIDTH
+
+
+def _tables() -> tuple[Any, ...]:
+    """Per point, what the pieces can reach from it, worked out once: the replay's inner loops only look up."""
+    rays, horse_moves, horse_attacks = [], [], []
+    elephants: tuple[list[Any], list[Any]] = ([], [])
+    steps: dict[int, tuple[list[Any], list[Any]]] = {k: ([], []) for k in (KING, ADVISOR, SOLDIER)}
+    soldier_attacks: tuple[list[Any], list[Any]] = ([], [])
+    for i in range(WIDTH * HEIGHT):
+        row, col = divmod(i, WIDTH)
+        ray_list = []
+        for dr, dc in ORTHOGONAL:
+            ray, r, c = [], row + dr, col + dc
+            while _on(r, c):
+                ray.append(r * WIDTH + c)
+                r, c = r + dr, c + dc
+            ray_list.append(tuple(ray))
+        rays.append(tuple(ray_list))
+        moves, attacks = [], []
+        for (dr, dc), (lr, lc) in HORSE_STEPS:
+            if _on(row + dr, col + dc):
+                moves.append(((row + dr) * WIDTH + col + dc, (row + lr) * WIDTH + col + lc))
+            # A horse standing at i - step reaches i through its leg, next to the horse.
+            r, c = row - dr, col - dc
+            if _on(r, c):
+                attacks.append((r * WIDTH + c, (r + lr) * WIDTH + c + lc))
+        horse_moves.append(tuple(moves))
+        horse_attacks.append(tuple(attacks))
+        for side in (0, 1):
+            elephants[side].append(tuple(
+                ((row + 2 * dr) * WIDTH + col + 2 * dc, (row + dr) * WIDTH + col + dc)
+                for dr, dc in DIAGONAL
+                if _on(row + 2 * dr, col + 2 * dc) and own_half(side, row + 2 * dr)
+            ))
+            steps[KING][side].append(tuple(
+                (row + dr) * WIDTH + col + dc for dr, dc in ORTHOGONAL
+                if _on(row + dr, col + dc) and in_palace(side, row + dr, col + dc)
+            ))
+            steps[ADVISOR][side].append(tuple(
+                (row + dr) * WIDTH + col + dc for dr, dc in DIAGONAL
+                if _on(row + dr, col + dc) and in_palace(side, row + dr, col + dc)
+            ))
+            ahead = [(forward(side), 0)] + ([] if own_half(side, row) else [(0, 1), (0, -1)])
+            steps[SOLDIER][side].append(tuple(
+                (row + dr) * WIDTH + col + dc for dr, dc in ahead if _on(row + dr, col + dc)
+            ))
+            # Where a soldier of ``side`` would attack i from: behind it, or beside it across the river.
+            found = [(row - forward(side)) * WIDTH + col] if _on(row - forward(side), col) else []
+            if not own_half(side, row):
+                found += [row * WIDTH + c for c in (col - 1, col + 1) if _on(row, c)]
+            soldier_attacks[side].append(tuple(found))
+    frozen = {k: (tuple(a), tuple(b)) for k, (a, b) in steps.items()}
+    return (
+        tuple(rays), tuple(horse_moves), tuple(horse_attacks), (tuple(elephants[0]), tuple(elephants[1])),
+        frozen, (tuple(soldier_attacks[0]), tuple(soldier_attacks[1])),
+    )
+
+
+RAYS, HORSE_MOVES, HORSE_ATTACKS, ELEPHANT_MOVES, STEPS, SOLDIER_ATTACKS = _tables()
+
+
+def parse_fen(board_text: str) -> bytearray | None:
+    """The cells of a FEN board (ten ranks from black's side), or None if it is not one with a general each."""
+    ranks = board_text.split("/")
+    if len(ranks) != HEIGHT:
+        return None
+    cells = bytearray(WIDTH * HEIGHT)
+    for n, rank in enumerate(ranks):
+        row = HEIGHT - 1 - n
+        col = 0
+        for ch in rank:
+            if "0" <= ch <= "9":
+                col += int(ch)
+                continue
+            kind = FEN_LETTERS.get(ch.upper())
+            if kind is None or col >= WIDTH:
+                return None
+            cells[row * WIDTH + col] = kind | (0 if ch.isupper() else 8)
+            col += 1
+        if col != WIDTH:
+            return None
+    if cells.count(KING) != 1 or cells.count(KING | 8) != 1:
+        return None
+    return cells
+
+
+# -- the position -----------------------------------------------------------------
+
+
+class Position:
+    """The pieces on the board, where each general stands, and the moves the rules allow."""
+
+    __slots__ = ("cells", "kings")
+
+    def __init__(self, cells: bytearray) -> None:
+        self.cells = cells
+        self.kings = [cells.index(KING), cells.index(KING | 8)]
+
+    # -- attacks --------------------------------------------------------------
+
+    def facing(self) -> bool:
+        """Whether the two generals stand on one file with nothing between them."""
+        a, b = self.kings
+        if a % WIDTH != b % WIDTH:
+            return False
+        low, high = min(a, b), max(a, b)
+        cells = self.cells
+        return all(cells[i] == 0 for i in range(low + WIDTH, high, WIDTH))
+
+    def attacker(self, target: int, by: int) -> int:
+        """A point from which a piece of side ``by`` attacks ``target``, or -1 (the generals' facing aside)."""
+        cells = self.cells
+        base = by << 3
+        chariot, cannon = base | CHARIOT, base | CANNON
+        for ray in RAYS[target]:
+            screened = False
+            for i in ray:
+                piece = cells[i]
+                if piece:
+                    if screened:
+                        if piece == cannon:
+                            return i
+                        break
+                    if piece == chariot:
+                        return i
+                    screened = True
+        horse = base | HORSE
+        for at, leg in HORSE_ATTACKS[target]:
+            if cells[at] == horse and not cells[leg]:
+                return at
+        soldier = base | SOLDIER
+        for at in SOLDIER_ATTACKS[by][target]:
+            if cells[at] == soldier:
+                return at
+        return -1
+
+    def in_check(self, side: int) -> bool:
+        return self.facing() or self.attacker(self.kings[side], 1 - side) >= 0
+
+    # -- moving -----------------------------------------------------------------
+
+    def push(self, start: int, target: int) -> int:
+        """Move the piece; the piece captured (0 for none), for :meth:`pop`."""
+        cells = self.cells
+        piece, taken = cells[start], cells[target]
+        cells[target], cells[start] = piece, 0
+        if piece & 7 == KING:
+            self.kings[piece >> 3] = target
+        return taken
+
+    def pop(self, start: int, target: int, taken: int) -> None:
+        cells = self.cells
+        piece = cells[target]
+        cells[start], cells[target] = piece, taken
+        if piece & 7 == KING:
+            self.kings[piece >> 3] = start
+
+    def safe(self, side: int, start: int, target: int) -> bool:
+        """Whether the move leaves the mover's general unattacked (generals not facing)."""
+        taken = self.push(start, target)
+        ok = not self.in_check(side)
+        self.pop(start, target, taken)
+        return ok
+
+    def targets(self, start: int) -> list[int]:
+        """Every point the piece on ``start`` may move to, leaving checks aside."""
+        cells = self.cells
+        piece = cells[start]
+        side, kind = piece >> 3, piece & 7
+        if kind == CHARIOT or kind == CANNON:
+            out: list[int] = []
+            for ray in RAYS[start]:
+                screened = False
+                for i in ray:
+                    other = cells[i]
+                    if not screened:
+                        if not other:
+                            out.append(i)
+                            continue
+                        if kind == CHARIOT:
+                            if other >> 3 != side:
+                                out.append(i)
+                            break
+                        screened = True
+                    elif other:
+                        if other >> 3 != side:
+                            out.append(i)
+                        break
+            return out
+        if kind == HORSE or kind == ELEPHANT:
+            steps = HORSE_MOVES[start] if kind == HORSE else ELEPHANT_MOVES[side][start]
+            return [t for t, block in steps if not cells[block] and (not cells[t] or cells[t] >> 3 != side)]
+        table = STEPS[kind][side][start]
+        return [t for t in table if not cells[t] or cells[t] >> 3 != side]
+
+    def has_move(self, side: int) -> bool:
+        """Whether ``side`` has a legal move."""
+        cells = self.cells
+        for start in range(WIDTH * HEIGHT):
+            piece = cells[start]
+            if piece and piece >> 3 == side:
+                for target in self.targets(start):
+                    if self.safe(side, start, target):
+                        return True
+        return False
+
+    def legal_moves(self, side: int) -> list[tuple[int, int]]:
+        """Every legal move of ``side`` as (start, target)."""
+        cells = self.cells
+        return [
+            (start, target)
+            for start in range(WIDTH * HEIGHT)
+            if cells[start] and cells[start] >> 3 == side
+            for target in self.targets(start)
+            if self.safe(side, start, target)
+        ]
+
+    # -- why a move is illegal --------------------------------------------------
+
+    def judge(self, side: int, start: int, target: int) -> tuple[str, str, dict[str, Any]] | None:
+        """None if ``side`` may move the piece on ``start`` to ``target``, else (code, template, args)."""
+        cells = self.cells
+        a, b = CELLS[start], CELLS[target]
+        piece = cells[start]
+        if piece == 0:
+            return NO_PIECE, N_("move {number}, {move}: there is no piece at {a}"), {"a": a}
+        kind = piece & 7
+        args: dict[str, Any] = {"a": a, "b": b, "piece": WORDS[kind]}
+        if piece >> 3 != side:
+            return NO_PIECE, N_("move {number}, {move}: the {piece} at {a} is the other side's"), args
+        if start == target:
+            return BAD_SHAPE, N_("move {number}, {move}: the move starts and ends at {a}"), args
+        other = cells[target]
+        if other and other >> 3 == side:
+            return OWN_PIECE, N_("move {number}, {move}: {b} holds the mover's own {other}"), {
+                **args, "other": WORDS[other & 7]
+            }
+        if target not in self.targets(start):
+            return self._why_not(side, kind, start, target, args)
+        taken = self.push(start, target)
+        try:
+            if self.facing():
+                return FLYING, N_(
+                    "move {number}, {move}: the generals would face each other on file {file} with no piece between"
+                ), {**args, "file": COLUMNS[self.kings[0] % WIDTH]}
+            found = self.attacker(self.kings[side], 1 - side)
+        finally:
+            self.pop(start, target, taken)
+        if found >= 0:
+            args |= {"attacker": WORDS[cells[found] & 7], "at": CELLS[found]}
+            if self.attacker(self.kings[side], 1 - side) >= 0 or self.facing():
+                return SELF_CHECK, N_(
+                    "move {number}, {move}: the general is in check and the move does not answer it: "
+                    "the {attacker} at {at} still attacks it"
+                ), args
+            return SELF_CHECK, N_(
+                "move {number}, {move}: the move leaves the mover's general in check by the {attacker} at {at}"
+            ), args
+        return None
+
+    def _why_not(self, side: int, kind: int, start: int, target: int, args: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+        """Why a move the piece cannot make is illegal, for an organiser."""
+        cells = self.cells
+        (r1, c1), (r2, c2) = divmod(start, WIDTH), divmod(target, WIDTH)
+        dr, dc = r2 - r1, c2 - c1
+        if kind == KING:
+            if abs(dr) + abs(dc) != 1:
+                return BAD_SHAPE, N_("move {number}, {move}: the general moves one point along a line, not {a} to {b}"), args
+            return CONFINED, N_("move {number}, {move}: the general may not leave the palace ({b} is outside it)"), args
+        if kind == ADVISOR:
+            if abs(dr) != 1 or abs(dc) != 1:
+                return BAD_SHAPE, N_("move {number}, {move}: the advisor moves one point diagonally, not {a} to {b}"), args
+            return CONFINED, N_("move {number}, {move}: the advisor may not leave the palace ({b} is outside it)"), args
+        if kind == ELEPHANT:
+            if abs(dr) != 2 or abs(dc) != 2:
+                return BAD_SHAPE, N_("move {number}, {move}: the elephant moves two points diagonally, not {a} to {b}"), args
+            if not own_half(side, r2):
+                return CONFINED, N_("move {number}, {move}: the elephant may not cross the river ({b} is across it)"), args
+            eye = (r1 + dr // 2) * WIDTH + c1 + dc // 2
+            return BLOCKED, N_("move {number}, {move}: the elephant's eye at {at} is blocked"), {**args, "at": CELLS[eye]}
+        if kind == HORSE:
+            if sorted((abs(dr), abs(dc))) != [1, 2]:
+                return BAD_SHAPE, N_(
+                    "move {number}, {move}: the horse moves one point straight and one diagonally, not {a} to {b}"
+                ), args
+            leg = (r1 + dr // 2) * WIDTH + c1 if abs(dr) == 2 else r1 * WIDTH + c1 + dc // 2
+            return BLOCKED, N_("move {number}, {move}: the horse's leg at {at} is blocked"), {**args, "at": CELLS[leg]}
+        if kind == SOLDIER:
+            if dr == -forward(side) or abs(dr) + abs(dc) != 1:
+                return BAD_SHAPE, N_(
+                    "move {number}, {move}: the soldier moves one point forward (sideways once across the river, "
+                    "never back), not {a} to {b}"
+                ), args
+            return CONFINED, N_("move {number}, {move}: the soldier moves sideways only after crossing the river"), args
+        # Chariot and cannon.
+        if dr and dc:
+            return BAD_SHAPE, N_("move {number}, {move}: the {piece} moves along a line, not {a} to {b}"), args
+        step = (1 if dr > 0 else -1 if dr < 0 else 0) * WIDTH + (1 if dc > 0 else -1 if dc < 0 else 0)
+        between = [i for i in range(start + step, target, step) if cells[i]]
+        if kind == CHARIOT or not cells[target]:
+            return BLOCKED, N_("move {number}, {move}: the way from {a} to {b} is blocked at {at}"), {
+                **args, "at": CELLS[between[0]]
+            }
+        if not between:
+            return BLOCKED, N_(
+                "move {number}, {move}: a cannon captures by jumping exactly one piece, and there is none between {a} and {b}"
+            ), args
+        return BLOCKED, N_(
+            "move {number}, {move}: a cannon captures by jumping exactly one piece, and there are {count} "
+            "between {a} and {b} ({cells})"
+        ), {**args, "count": len(between), "cells": ", ".join(CELLS[i] for i in between)}
+
+    # -- Chinese notation -------------------------------------------------------
+
+    def file_name(self, side: int, col: int) -> str:
+        """A file as the side names it: red counts 一-九 from its right, black １-９ from its own right."""
+        return NUMERALS[side][WIDTH - col if side == 0 else col + 1]
+
+    def notation(self, start: int, target: int) -> str:
+        """The move in Chinese notation, before it is played: 炮二平五, 马８进７, 前车退三."""
+        cells = self.cells
+        piece = cells[start]
+        side, kind = piece >> 3, piece & 7
+        (r1, c1), (r2, c2) = divmod(start, WIDTH), divmod(target, WIDTH)
+        char = CHARACTERS[side][kind]
+        head = char + self.file_name(side, c1)
+        if kind not in (ADVISOR, ELEPHANT):
+            same = [r for r in range(HEIGHT) if cells[r * WIDTH + c1] == piece]
+            if len(same) > 1:
+                # Front first: red's front is the higher row.
+                same.sort(reverse=side == 0)
+                place = same.index(r1)
+                if len(same) == 2:
+                    head = ("前", "后")[place] + char
+                elif len(same) == 3:
+                    head = ("前", "中", "后")[place] + char
+                else:
+                    head = "一二三四五"[place] + char
+        ahead = (r2 - r1) * forward(side)
+        if ahead == 0:
+            return f"{head}平{self.file_name(side, c2)}"
+        action = ACTIONS[1 if ahead > 0 else -1]
+        if kind in STRAIGHT:
+            return f"{head}{action}{NUMERALS[side][abs(ahead)]}"
+        return f"{head}{action}{self.file_name(side, c2)}"
+
+    def resolve(self, side: int, code: str) -> tuple[int, int] | tuple[str, str, dict[str, Any]]:
+        """A canonical Chinese move (``"C2=5"``, see formats/pgn.py) as (start, target), or why it names no move.
+
+        A file number with two such pieces on it reads as the one that can
+        make the move (a warning the caller gives), as organisers read it.
+        """
+        kind = KIND_OF_LETTER[code[0]]
+        where, action, number = code[1], code[2], int(code[3])
+        piece = (side << 3) | kind
+        cells = self.cells
+        args: dict[str, Any] = {"piece": WORDS[kind]}
+        if where.isdigit():
+            col = self._column(side, int(where))
+            candidates = [i for i in range(col, WIDTH * HEIGHT, WIDTH) if cells[i] == piece]
+            if not candidates:
+                return NOTATION, N_("move {number}, {move}: there is no {piece} of the mover's on file {file}"), {
+                    **args, "file": self.file_name(side, col)
+                }
+        else:
+            files: dict[int, list[int]] = {}
+            for i in (i for i in range(WIDTH * HEIGHT) if cells[i] == piece):
+                files.setdefault(i % WIDTH, []).append(i)
+            crowded = [sorted(group, reverse=side == 0) for group in files.values() if len(group) > 1]
+            if not crowded:
+                return NOTATION, N_(
+                    "move {number}, {move}: 前/后/中 names one of two {piece}s on one file, and no file has two"
+                ), args
+            if len(crowded) > 1:
+                return NOTATION, N_("move {number}, {move}: 前/后/中 is ambiguous: two files have more than one {piece}"), args
+            group = crowded[0]
+            index = {"f": 0, "b": len(group) - 1, "m": 1 if len(group) == 3 else -1}[where]
+            if index < 0:
+                return NOTATION, N_("move {number}, {move}: 中 names the middle one of three {piece}s on a file"), args
+            candidates = [group[index]]
+        found = [(s, t) for s in candidates if (t := self._target(side, kind, s, action, number)) is not None]
+        if not found:
+            if kind not in STRAIGHT and action == "=":
+                return BAD_SHAPE, N_("move {number}, {move}: the {piece} cannot move sideways (平)"), args
+            return BAD_SHAPE, N_("move {number}, {move}: the {piece} cannot make this move from where it stands"), args
+        if len(found) == 1:
+            return found[0]
+        legal = [(s, t) for s, t in found if self.judge(side, s, t) is None]
+        if len(legal) == 1:
+            return legal[0]
+        return NOTATION, N_(
+            "move {number}, {move}: two {piece}s stand on this file and both could move so; write 前 or 后"
+        ), args
+
+    def _column(self, side: int, file: int) -> int:
+        return WIDTH - file if side == 0 else file - 1
+
+    def _target(self, side: int, kind: int, start: int, action: str, number: int) -> int | None:
+        """Where a piece on ``start`` goes by 进/退/平 and a number, or None if off the board or no such move."""
+        row, col = divmod(start, WIDTH)
+        ahead = forward(side) if action == "+" else -forward(side)
+        if kind in STRAIGHT:
+            if action == "=":
+                c = self._column(side, number)
+                return row * WIDTH + c if c != col else None
+            r = row + ahead * number
+            return r * WIDTH + col if 0 <= r < HEIGHT else None
+        if action == "=":
+            return None
+        c = self._column(side, number)
+        across = abs(c - col)
+        if kind == HORSE:
+            rows = {1: 2, 2: 1}.get(across)
+        else:
+            rows = 1 if kind == ADVISOR and across == 1 else 2 if kind == ELEPHANT and across == 2 else None
+        if rows is None:
+            return None
+        r = row + ahead * rows
+        return r * WIDTH + c if 0 <= r < HEIGHT else None
+
+
+# -- the replay ------------------------------------------------------------------
+
+
+class XiangqiEngine(Engine):
+    """The replay of one record from the standard start or the record's FEN."""
+
+    __slots__ = ("ids", "position", "seen")
+
+    def __init__(self, game: GameType, cells: bytearray, first_seat: int) -> None:
+        super().__init__(game)
+        self.position = Position(cells)
+        self.turn = first_seat
+        counters = [0, 0]
+        self.ids: list[str | None] = [None] * (WIDTH * HEIGHT)
+        for i, piece in enumerate(cells):
+            if piece:
+                side = piece >> 3
+                counters[side] += 1
+                self.ids[i] = f"{'rb'[side]}{counters[side]}"
+        # Positions seen (board and side to move) -> the plies after which they stood (0 = start).
+        self.seen: dict[bytes, list[int]] = {self._key(first_seat): [0]}
+
+    def _key(self, to_move: int) -> bytes:
+        return bytes(self.position.cells) + bytes((to_move,))
+
+    def setup(self) -> list[Op]:
+        colours = self.colours
+        return [
+            scene.add(piece_id, KINDS[self.position.cells[i] & 7], colours[self.position.cells[i] >> 3], CELLS[i])
+            for i, piece_id in enumerate(self.ids)
+            if piece_id
+        ]
+
+    def read(self, move: Move) -> Any:
+        if move.point is not None and move.to is not None:
+            start, target = _index(move.point), _index(move.to)
+            if start is None:
+                return OffBoard(move.point)
+            if target is None:
+                return OffBoard(move.to)
+            return start, target
+        if move.parts and isinstance(move.parts[0], str):
+            return move.parts[0]
+        return None
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        position = self.position
+        if isinstance(at, str):
+            found = position.resolve(seat, at)
+            if isinstance(found[0], str):
+                code, template, args = found
+                return self.error(code, move, number, template, args)
+            start, target = found
+            piece = position.cells[start]
+            crowded = position.cells[start % WIDTH :: WIDTH].count(piece) > 1  # its twin on the file
+            if at[1].isdigit() and crowded and piece & 7 not in (ADVISOR, ELEPHANT):
+                self.found.append(self.error(AMBIGUOUS, move, number, N_(
+                    "move {number}, {move}: two {piece}s stand on this file; read as the one at {a}, "
+                    "the only one that can move so"
+                ), {"piece": WORDS[piece & 7], "a": CELLS[start]}))
+        else:
+            start, target = at
+        verdict = position.judge(seat, start, target)
+        if verdict is not None:
+            code, template, args = verdict
+            return self.error(code, move, number, template, args)
+        label = position.notation(start, target)
+        ops: list[Op] = []
+        taken_id = self.ids[target]
+        if taken_id is not None:
+            ops.append(scene.remove(taken_id))
+        piece_id = self.ids[start]
+        assert piece_id is not None
+        ops += [scene.move(piece_id, CELLS[target]), scene.mark(CELLS[start], "from"), scene.mark(CELLS[target], "to")]
+        ops.append(scene.note(N_("in coordinates: {coordinates}"), coordinates=CELLS[start] + CELLS[target]))
+        position.push(start, target)
+        self.ids[target], self.ids[start] = piece_id, None
+        other = 1 - seat
+        check = position.in_check(other)
+        if not position.has_move(other):
+            if check:
+                ops.append(scene.note(N_("checkmate: {winner} wins"), winner=SEATS[seat]))
+                king = (CELLS[position.kings[other]],)
+                self.decision = Decision(SEATS[seat], "checkmate", number, king, reason=N_("checkmate"))
+            else:
+                ops.append(scene.note(
+                    N_("{loser} has no legal move (stalemate): {winner} wins"), loser=SEATS[other], winner=SEATS[seat]
+                ))
+                self.decision = Decision(
+                    SEATS[seat], "stalemate", number, (), reason=N_("stalemate: the opponent has no legal move")
+                )
+        elif check:
+            ops.append(scene.note(N_("{side} is in check"), side=SEATS[other]))
+        if check:
+            ops.append(scene.mark(CELLS[position.kings[other]], "check"))
+        self.turn = other
+        self.seen.setdefault(self._key(other), []).append(number)
+        return Ply(number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column)
+
+    def ended(self) -> Message:
+        rule = self.decision.rule if self.decision else ""
+        end = self.decision.ply if self.decision else 0
+        if rule == "stalemate":
+            return N_(
+                "move {number}, {move}: the game was already over at move {end}: {loser} had no legal move; no move may follow"
+            ), {"end": end, "loser": self.names[self.turn]}
+        return N_(
+            "move {number}, {move}: the game was already over at move {end}: {loser} was checkmated; no move may follow"
+        ), {"end": end, "loser": self.names[self.turn]}
+
+    def off_board(self, move: Move, point: Any) -> Message:
+        return N_("move {number}, {move}: {point} is off the board (columns A-J without I, rows 0-9)"), {
+            "point": f"{point[0]}{point[1]}"
+        }
+
+    def finish(self, record: Record, replay: Replay) -> None:
+        """One note where a position first stands for the third time (same board, same side to move)."""
+        thirds = [(plies[2], key) for key, plies in self.seen.items() if len(plies) >= 3]
+        if not thirds:
+            return
+        at, key = min(thirds)
+        plies = self.seen[key]
+        seat = key[-1]
+        args = {"start": plies[0] + 1, "times": len(plies), "side": self.names[seat]}
+        replay.plies[at - 1].ops.append(scene.note(
+            N_("repetition: this position ({side} to move) stands for the third time; the declared result stands"),
+            side=SEATS[seat],
+        ))
+        self.found.append(self.error(REPETITION, record.moves[at - 1], at, N_(
+            "move {number}, {move}: the position ({side} to move) stands for the third time (first after move "
+            "{start}, {times} times by the end); repetition is not judged, the declared result stands"
+        ), args))
+
+
+def _index(point: tuple[str, int]) -> int | None:
+    letter, row = point
+    letter = letter.upper()
+    if letter == "I":
+        letter = "J"
+    if len(letter) != 1 or letter not in COLUMNS or not 0 <= row < HEIGHT:
+        return None
+    return row * WIDTH + COLUMNS.index(letter)
+
+
+def start_cells(record: Record) -> tuple[bytearray, Diagnostic | None]:
+    """The start position: the record's FEN where it has a readable one, else the standard's."""
+    if record.setup:
+        cells = parse_fen(record.setup[0])
+        if cells is not None:
+            return cells, None
+        problem = diagnostics.make(
+            record.path, record.setup_line or 1, 1, BAD_FEN,
+            N_("the FEN {fen!r} is not a xiangqi position with one general each; the standard start position is used"),
+            fen=record.setup[0][:90],
+        )
+        return parse_fen(START_FEN), problem  # type: ignore[return-value]
+    return parse_fen(START_FEN), None  # type: ignore[return-value]
+
+
+def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
+    """Replay a xiangqi record move by move; stop at the first illegal move."""
+    cells, problem = start_cells(record)
+    first = record.moves[0].side.upper() if record.moves else game.first.letter
+    first_seat = 1 if first == game.second.letter.upper() else 0
+    outcome = XiangqiEngine(game, cells, first_seat).replay(record)
+    if problem is not None:
+        outcome.diagnostics.insert(0, problem)
+    return outcome
