@@ -34,15 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from generator.formats.pgn import canonical  # noqa: E402
 from generator.rules.xiangqi import (  # noqa: E402
     ADVISOR,
     CELLS,
     ELEPHANT,
-    HEIGHT,
-    START_FEN,
+    KING,
     WIDTH,
     Position,
-    parse_fen,
+    start_position,
 )
 
 FOLDER = "2025-cc"
@@ -67,7 +67,7 @@ class Game:
 
 def play(rng: random.Random, limit: int = LIMIT) -> tuple[list[tuple[int, int]], list[str], str, str]:
     """A greedy game from the start: (moves, Chinese notations, result, how it ended)."""
-    position = Position(parse_fen(START_FEN))  # type: ignore[arg-type]
+    position = start_position()
     moves: list[tuple[int, int]] = []
     notations: list[str] = []
     side = 0
@@ -83,7 +83,7 @@ def play(rng: random.Random, limit: int = LIMIT) -> tuple[list[tuple[int, int]],
         moves.append(move)
         side = 1 - side
     balance = sum(
-        VALUE[p & 7] * (1 if p >> 3 == 0 else -1) for p in position.cells if p and p & 7 != 1
+        VALUE[p & 7] * (1 if p >> 3 == 0 else -1) for p in position.cells if p and p & 7 != KING
     )
     if abs(balance) >= 4:
         return moves, notations, "1-0" if balance > 0 else "0-1", "resigned"
@@ -133,29 +133,20 @@ def play_all() -> list[Game]:
 
 def ambiguous_rewrite(game: Game) -> int | None:
     """The first move whose piece shares its file with a twin that cannot make the move: written by file (a fault)."""
-    position = Position(parse_fen(START_FEN))  # type: ignore[arg-type]
+    position = start_position()
     for n, (start, target) in enumerate(game.moves):
         piece = position.cells[start]
         notation = game.notations[n]
-        if notation[0] in "前后" and piece & 7 not in (ADVISOR, ELEPHANT):
-            twins = [r * WIDTH + start % WIDTH for r in range(HEIGHT) if position.cells[r * WIDTH + start % WIDTH] == piece]
-            if len(twins) == 2:
-                side = piece >> 3
-                file_name = position.file_name(side, start % WIDTH)
-                others = [t for t in twins if t != start]
-                # Only a move the other piece cannot make by the same words is a warning, not an error.
-                written = notation[1] + file_name + notation[2:]
-                if position.resolve(side, _canonical(written)) == (start, target) and others:
-                    game.notations[n] = written
-                    return n
+        column = start % WIDTH
+        if notation[0] in "前后" and piece & 7 not in (ADVISOR, ELEPHANT) and position.cells[column::WIDTH].count(piece) == 2:
+            side = piece >> 3
+            # Only a move the other piece cannot make by the same words is a warning, not an error.
+            written = notation[1] + position.file_name(side, column) + notation[2:]
+            if position.resolve(side, canonical(written) or "") == (start, target):
+                game.notations[n] = written
+                return n
         position.push(start, target)
     return None
-
-
-def _canonical(written: str) -> str:
-    from generator.formats.pgn import canonical
-
-    return canonical(written) or ""
 
 
 def record_text(game: Game, dialect: str, declared: str | None = None) -> str:

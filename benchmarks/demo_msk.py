@@ -31,8 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator import games  # noqa: E402
-from generator.model import Metadata, Move, Ply, Record  # noqa: E402
-from generator.rules.shogi import KIND, KINDS, ShogiEngine, index  # noqa: E402
+from generator.model import Move, Ply  # noqa: E402
+from generator.rules.shogi import INDEX, KIND, KINDS, ShogiEngine  # noqa: E402
 
 FOLDER = "2025-msk"
 EVENT = "2025 中国计算机博弈锦标赛 · 五五将棋"
@@ -61,8 +61,7 @@ class Game:
 def play(rng: random.Random, game: Game | None = None) -> Game:
     """A game of the greedy player against itself: captures and promotions first, otherwise at random."""
     game = game or Game("A", "B", DAYS[0], "10:00")
-    engine = ShogiEngine(MSK)
-    engine.start(Record("demo.txt", MSK.code, Metadata(), []))
+    engine = ShogiEngine(MSK)  # the standard start
     while len(game.moves) < MAX_PLIES:
         _push(engine, game, rng)
         if engine.decision is not None:
@@ -98,16 +97,10 @@ def _material(engine: ShogiEngine, seat: int) -> int:
 
 def _score(engine: ShogiEngine, text: str, rng: random.Random) -> float:
     """Captures by the value taken, then promotions, then chance."""
-    captured = engine.kind[_square(text[3:5])]
+    captured = engine.kind[INDEX[text[3], int(text[4])]]
     value = VALUE[KINDS[captured]] * 10 if captured else 0
-    promotes = text[1:3] != "00" and KIND[text[5:]] != engine.kind[_square(text[1:3])]
+    promotes = text[1:3] != "00" and KIND[text[5:]] != engine.kind[INDEX[text[1], int(text[2])]]
     return value + (4 if promotes else 0) + rng.random() * 6
-
-
-def _square(cell: str) -> int:
-    i = index((cell[0], int(cell[1])))
-    assert i is not None
-    return i
 
 
 def record_text(game: Game, style: int) -> str:
@@ -164,9 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = Path(args.out) / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    for name, data in event_files().items():
+    files = event_files()
+    for name, data in files.items():
         (folder / name).write_bytes(data)
-    print(f"{FOLDER}: {len(event_files())} records")
+    print(f"{FOLDER}: {len(files)} records")
     return 0
 
 

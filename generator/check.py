@@ -12,12 +12,10 @@ from generator import decode
 from generator.archive.index import alias_suggestions, build_index
 from generator.archive.teams import Suggestion
 from generator.build import refused_summary, summarize
-from generator.build.records import folder_meta, options_for
+from generator.build.records import read_games
 from generator.cache import view_key
 from generator.config import Config
 from generator.diagnostics import Diagnostic, define, make
-from generator.model import Source
-from generator.pipeline import event_key, process_games, sha256
 from generator.scan import Refused, kind, read_file, scan
 
 ALIAS = define(
@@ -95,14 +93,7 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
         except Refused as refusal:
             refused.append(refusal.diagnostic(rel))
             continue
-        event = event_key(rel)
-        played = process_games(
-            Source(rel, data, sha256(data)),
-            encoding=config.encoding_for(rel),
-            options=options_for(config, event),
-            folder=folder_meta(config, event),
-            plies=config.plies,
-        )
+        played = read_games(config, rel, data)
         if note is not None:
             played[0].diagnostics.append(note)
         summaries += [summarize(processed, view_key(processed.sha256, processed.game)) for processed in played]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import games
-from generator.archive.standings import SCORE, TIEBREAKS, Points
+from generator.archive.standings import CHOSEN_TIEBREAKS, TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_, T, Term
 
@@ -64,10 +64,6 @@ CFG_OPTION = define(
     "CFG-E005", "error", "an unknown rule option for that game",
     "Use only the options that game offers (listed in docs/site-toml.md); the option is ignored.",
 )
-# The tie-breaks an event may name: the defaults, and the sum of the scores
-# (for games whose results are scores; see generator.archive.standings).
-CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE)
-
 CFG_TIEBREAK = define(
     "CFG-E006", "error", "an unknown or repeated tie-break name",
     "Use head-to-head, sonneborn-berger, wins, second-wins or (for games won on score) score, "

@@ -260,9 +260,9 @@ _REGISTRY: dict[str, GameType] = dict(
             second=_GOTE,
             columns=5,
             rows=5,
-            # The CSA-based format's version line, and how often a position
-            # must recur for a repetition (千日手): four times, as in shogi.
-            params=MappingProxyType({"version": "V2.1-55", "repetition": 4}),
+            # How often a position must recur for a repetition (千日手): four
+            # times, as in shogi. (The format's version line, V2.1-55, is formats/csa.py's.)
+            params=MappingProxyType({"repetition": 4}),
             options=MappingProxyType({}),
             suffixes=(".txt", ".csa"),
         ),
@@ -358,6 +358,7 @@ def _forget() -> None:
     """Drop what was worked out from the registry as it was."""
     record_suffixes.cache_clear()
     format_names.cache_clear()
+    of_format.cache_clear()
 
 
 def get(code: str | None) -> GameType | None:
@@ -375,6 +376,12 @@ def codes() -> list[str]:
 def format_names() -> tuple[str, ...]:
     """The distinct format (notation family) modules the registry names, in registry order."""
     return tuple(dict.fromkeys(game.format for game in GAMES.values()))
+
+
+@functools.cache
+def of_format(name: str) -> tuple[GameType, ...]:
+    """The game types whose records the format module ``name`` reads (its last dotted part), in registry order."""
+    return tuple(game for game in GAMES.values() if game.format == name)
 
 
 @functools.cache

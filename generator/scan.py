@@ -478,7 +478,8 @@ def rescan(
             gone_folder = not os.path.lexists(path) and rel not in files and rel not in known.refused
             if (
                 rel == "." or os.path.isdir(path) or os.path.islink(path) or gone_folder
-                or rel.split("/")[0].startswith((".", "_")) or decode.shown_path(rel) != rel
+                or any(ignored_folder(part) for part in rel.split("/")[:-1]) or rel[0] in "._"
+                or decode.shown_path(rel) != rel
             ):
                 known = None  # walk everything
                 break

@@ -144,6 +144,9 @@ def move_text(ply: Ply, count: int, flip: bool, rng: random.Random) -> str:
     return ("x" if ply.capture else "-").join(f"{s:02d}" for s in squares)
 
 
+FIRST_MOVE_LINE = 8  # the line of "1. ..." in record(): after an empty line, five header lines and an empty line
+
+
 def record(pyd, game: Game, texts: list[str], flip: bool) -> str:
     """The CCGC record: white (pydraughts' first mover) below, or above when turned half round."""
     if game.winner in (pyd.WHITE, pyd.BLACK):
@@ -159,10 +162,6 @@ def record(pyd, game: Game, texts: list[str], flip: bool) -> str:
     if result != "未决胜":
         lines.append(result)
     return "\n".join(lines) + "\n"
-
-
-def first_line_of_moves() -> int:
-    return 8
 
 
 def qipu(code: str, text: str, options: dict, name: str) -> Processed:
@@ -296,7 +295,7 @@ def _check_illegal(pyd, game: Game, texts: list[str], flip: bool, count: int, co
     text = record(pyd, game, changed, flip)
     done = qipu(code, text, options, f"{game.variant}-illegal")
     tally.illegal += 1
-    line = first_line_of_moves() + n // 2
+    line = FIRST_MOVE_LINE + n // 2
     column = len(f"{n // 2 + 1}. ") + 1 + (len(changed[n - 1]) + 1 if n % 2 else 0)
     errors = [d for d in done.diagnostics if d.severity == "error" and d.code.startswith("RULE-")]
     if not errors or done.replay is None:

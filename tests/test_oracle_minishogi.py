@@ -39,7 +39,7 @@ from __future__ import annotations
 import collections
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 from conftest import unavailable
@@ -127,8 +127,6 @@ class Game:
     written: list[str]  # the MSK moves
     end: str  # "mate", "pawn-drop-mate", "repetition", "cap"
     winner: str | None  # "first" (sente), "second", None
-    fen: str = ""
-    tail: list[str] = field(default_factory=list)
 
 
 def verdict(sf, start: str, moves: list[str]) -> tuple[list[str], tuple[str | None, str] | None]:

@@ -40,7 +40,20 @@ from conftest import unavailable
 
 from generator.model import Source
 from generator.pipeline import Processed, process, sha256
-from generator.rules.xiangqi import CELLS, INDEX, START_FEN, Position, parse_fen
+from generator.rules.xiangqi import (
+    ADVISOR,
+    CANNON,
+    CELLS,
+    CHARIOT,
+    COLUMNS,
+    ELEPHANT,
+    HORSE,
+    INDEX,
+    KING,
+    SOLDIER,
+    Position,
+    start_position,
+)
 
 FAST_OPENSPIEL = 20
 FAST_PYFFISH = 3
@@ -48,7 +61,6 @@ LONG_OPENSPIEL = 1000
 LONG_PYFFISH = 100
 FAST_SEED = 20251124
 LONG_SEED = 2_000_000
-COLUMNS = "ABCDEFGHJ"  # CCGC: A-J without I
 NO_RESULT = "RES-W001"  # "no result declared and the rules did not decide": expected for "*" records
 
 
@@ -224,14 +236,14 @@ def refused_move(rng: random.Random, position: Position, side: int, legal: set[s
 def _shape_targets(kind: int, side: int, start: int) -> list[int]:
     """The points a piece's shape of move reaches from ``start`` on an empty board, palace and river ignored."""
     row, col = divmod(start, 9)
-    if kind in (5, 6):  # chariot, cannon: the whole row and file
+    if kind in (CHARIOT, CANNON):  # the whole row and file
         return [row * 9 + c for c in range(9) if c != col] + [r * 9 + col for r in range(10) if r != row]
     steps = {
-        1: [(1, 0), (-1, 0), (0, 1), (0, -1)],
-        2: [(1, 1), (1, -1), (-1, 1), (-1, -1)],
-        3: [(2, 2), (2, -2), (-2, 2), (-2, -2)],
-        4: [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)],
-        7: [(1 if side == 0 else -1, 0), (0, 1), (0, -1)],
+        KING: [(1, 0), (-1, 0), (0, 1), (0, -1)],
+        ADVISOR: [(1, 1), (1, -1), (-1, 1), (-1, -1)],
+        ELEPHANT: [(2, 2), (2, -2), (-2, 2), (-2, -2)],
+        HORSE: [(2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)],
+        SOLDIER: [(1 if side == 0 else -1, 0), (0, 1), (0, -1)],
     }[kind]
     return [(row + dr) * 9 + col + dc for dr, dc in steps if 0 <= row + dr < 10 and 0 <= col + dc < 9]
 
@@ -256,7 +268,7 @@ def check_refused(spiel, seed: int, tally: collections.Counter) -> None:
 
 
 def _position(moves: list[str]) -> Position:
-    position = Position(parse_fen(START_FEN))  # type: ignore[arg-type]
+    position = start_position()
     for move in moves:
         position.push(INDEX[move[:2]], INDEX[move[2:]])
     return position

@@ -16,7 +16,7 @@ from generator.archive.summary import Summary
 from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
-from generator.model import decided
+from generator.model import decided, game_id
 from generator.render import urls
 
 
@@ -350,7 +350,7 @@ def _within_event(summary: Summary, key: str) -> str:
         stem = stem[:dot]
     prefix = key + "/"
     within = stem[len(prefix):] if stem.startswith(prefix) else stem
-    return f"{within}#{summary.game}" if summary.game else within
+    return game_id(within, summary.game)
 
 
 def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Event:

@@ -36,6 +36,8 @@ from operator import attrgetter
 from generator.model import seats_of
 
 __all__ = [
+    "CHOSEN_TIEBREAKS",
+    "SCORE",
     "TIEBREAKS",
     "CrossGame",
     "Played",
@@ -49,7 +51,8 @@ __all__ = [
 TIEBREAKS: tuple[str, ...] = ("head-to-head", "sonneborn-berger", "wins", "second-wins")
 # Not a default: the sum of the scores (Row.score), for the games whose results are scores.
 SCORE = "score"
-_KNOWN = (*TIEBREAKS, SCORE)
+# The tie-breaks an event may name (site.toml, generator.config): the defaults, and the score.
+CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE)
 
 # Comparisons of derived floats are done on rounded values, so that a
 # configuration like ``win = 0.1`` cannot split teams by rounding noise.
@@ -265,8 +268,8 @@ def standings(
     was already alone at that point shows 0.
     """
     for name in order:
-        if name not in _KNOWN:
-            raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(_KNOWN)}")
+        if name not in CHOSEN_TIEBREAKS:
+            raise ValueError(f"unknown tie-break {name!r}; expected one of {', '.join(CHOSEN_TIEBREAKS)}")
     played = sorted(
         (g for g in games if g.first != g.second or (g.more and len(g.teams()) > 1)),
         key=attrgetter("game_id", "first", "second", "result"),

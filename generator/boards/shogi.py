@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, ClassVar
 from generator.boards import symbols as sym
 from generator.boards.base import INK, Board, background, coordinate_labels
 from generator.games import GameType
-from generator.rules.shogi import CELLS, COUNT_CELLS, HAND_CELLS, HAND_KINDS, KINDS, SIZE
+from generator.rules.shogi import BASE, CELLS, COUNT_CELLS, HAND_CELLS, HAND_KINDS, KINDS, RANKS, SIZE
 
 if TYPE_CHECKING:
     import svgwrite
@@ -45,7 +45,7 @@ PROMOTED_INK = "#c0392b"
 CHARACTERS = {
     "FU": "歩", "GI": "銀", "KI": "金", "KA": "角", "HI": "飛", "OU": "玉", "TO": "と", "NG": "全", "UM": "馬", "RY": "龍"
 }
-PROMOTED = frozenset(("TO", "NG", "UM", "RY"))
+PROMOTED = frozenset(KINDS[k] for k in BASE)  # drawn in red
 _OUTLINE: list[tuple[float, float]] = [(0, -23), (16, -16), (20, 22), (-20, 22), (-16, -16)]  # pointing up, towards gote
 
 
@@ -117,7 +117,7 @@ class ShogiBoard(Board):
             ).tostring()
         )
         spots = [(str(SIZE - c), LEFT + STEP // 2 + c * STEP, TOP - 18, "col") for c in range(SIZE)]
-        spots += [("一二三四五"[r], right + 18, TOP + STEP // 2 + r * STEP, "row") for r in range(SIZE)]
+        spots += [(RANKS[r + 1], right + 18, TOP + STEP // 2 + r * STEP, "row") for r in range(SIZE)]
         parts.append(coordinate_labels(dwg, spots))
         return "".join(parts)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from generator.boards import symbols as sym
-from generator.boards.base import INK, Board, background, coordinate_labels, num
+from generator.boards.base import INK, Board, background, coordinate_labels, num, side_colours
 from generator.games import GameType
 from generator.rules.xiangqi import CELLS, COLUMNS, HEIGHT, KINDS, WIDTH
 
@@ -113,10 +113,9 @@ class XiangqiBoard(Board):
         parts.append(self._labels(dwg, y_top, y_bottom))
         return "".join(parts)
 
-    @staticmethod
-    def _corner_marks(col: int, row: int) -> str:
+    def _corner_marks(self, col: int, row: int) -> str:
         """The small right angles around a start point of a cannon or soldier (not past the board's edge)."""
-        x, y = SIDE + col * STEP, TOP + (HEIGHT - 1 - row) * STEP
+        x, y = self.xy(col, row)
         gap, arm = 4, 10
         out = []
         for sx in (-1, 1):
@@ -148,6 +147,5 @@ def board_for(game: GameType, variant: str | None = None) -> XiangqiBoard:
     """The board of a game type, drawn once and shared by every page."""
     board = _BOARDS.get(game.code)
     if board is None:
-        colours = tuple(sorted({game.first.colour, game.second.colour}))
-        board = _BOARDS[game.code] = XiangqiBoard(symbols=pieces(colours))
+        board = _BOARDS[game.code] = XiangqiBoard(symbols=pieces(side_colours(game)))
     return board

@@ -35,7 +35,7 @@ from generator import boards, workers
 from generator.build.outputs import OutputFolder, folder_times
 from generator.build.pool import POOL_THRESHOLD, Pool
 from generator.build.quick import QUICK_LIMIT, quick
-from generator.build.records import Read, folder_meta, options_for, read_records, reading
+from generator.build.records import Read, read_records, reading
 from generator.build.report import BuildReport
 from generator.build.site import SiteWriter, games_jsonl, site_info
 from generator.build.state import CACHE_FORMAT, BuildCache, BuildState, code_digest, digest
@@ -308,12 +308,6 @@ class Builder:
             self.cache.save(state, previous, changed)
         except Exception:  # noqa: BLE001 - a cache that cannot be saved costs the next build work, not correctness
             self.cache.store.discard()
-
-    def options_for(self, event: str) -> dict[str, dict[str, Any]]:
-        return options_for(self.config, event)
-
-    def folder_meta(self, event: str) -> Any:
-        return folder_meta(self.config, event)
 
     def _trust_downloads(
         self, damaged: set[str], state: BuildState, records: dict[str, tuple[int, int, str]], reparsed: list[str]

@@ -26,8 +26,8 @@ from generator.build.state import BuildCache, BuildState, Summaries, code_digest
 from generator.build.tasks import Local, RecordTask, process_record
 from generator.cache import record_key, view_key
 from generator.config import Config
-from generator.model import Metadata
-from generator.pipeline import event_key, sha256
+from generator.model import Metadata, Source
+from generator.pipeline import Processed, event_key, process_games, sha256
 from generator.scan import Found, Refused, read_file
 
 
@@ -50,6 +50,21 @@ def folder_meta(config: Config, event: str) -> Metadata | None:
     if event in config.events:
         return Metadata(event=config.events[event].name)
     return None
+
+
+def read_games(config: Config, rel: str, data: bytes) -> list[Processed]:
+    """Every game of one record file, read as the build reads it: its event's rule options, its folder, the limits.
+
+    For the few files read outside the records stage (``qipu check``, copies shown side by side).
+    """
+    event = event_key(rel)
+    return process_games(
+        Source(rel, data, sha256(data)),
+        encoding=config.encoding_for(rel),
+        options=options_for(config, event),
+        folder=folder_meta(config, event),
+        plies=config.plies,
+    )
 
 
 def reading(config: Config) -> str:

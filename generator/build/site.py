@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.archive.summary import Summary
 from generator.build.pool import POOL_THRESHOLD, Pool, in_background
-from generator.build.records import folder_meta, options_for
+from generator.build.records import read_games
 from generator.build.state import BuildState, code_digest, digest
 from generator.build.tasks import GameTask, Local, PageRenderer, RenderSetup, render_game, render_page, set_up, store_all
 from generator.config import Config
-from generator.model import Source
-from generator.pipeline import Processed, event_key, process, sha256
+from generator.pipeline import Processed
 from generator.render import Theme, pages, urls
 from generator.render.strings import strings as ui_strings
 from generator.render.write import ADOPTED, MARKER, OWNED, write_if_changed
@@ -352,13 +351,7 @@ class SiteWriter:
         def read(rel: str) -> Processed:
             if rel not in processed:
                 data = read_file(found.path_of(self.config.content_dir, rel), self.config.file_bytes)
-                event = event_key(rel)
-                processed[rel] = process(
-                    Source(rel, data, sha256(data)),
-                    encoding=self.config.encoding_for(rel),
-                    options=options_for(self.config, event),
-                    folder=folder_meta(self.config, event),
-                )
+                processed[rel] = read_games(self.config, rel, data)[0]  # a file of one game (Archive.compared)
             return processed[rel]
 
         return [compare(read(a), read(b)) for a, b in pairs]

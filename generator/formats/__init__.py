@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Iterator
 from types import ModuleType
 
 from generator import games
@@ -41,6 +42,32 @@ READER_FAILED = define(
     "The reader failed on this file (a bug in Qipu)",
     "Please report it with the file attached; the file is left out of the site.",
 )
+
+# Full-width ASCII (U+FF01-U+FF5E) and the ideographic space as their ASCII
+# forms, for str.translate: what a line may write full-width ("＃", "：",
+# "２０－２４"). Not NFKC, which goes further and reads superscripts, circled
+# and mathematical digits ("¹", "①", "𝟑") as digits.
+NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+
+
+class LineReader:
+    """The common start of a family reader that goes line by line: the file, its diagnostics, its lines."""
+
+    def __init__(self, text: Text) -> None:
+        self.source = text
+        self.diagnostics: list[Diagnostic] = []
+
+    def report(self, line: int, column: int, code: str, template: str, /, **args: object) -> None:
+        """A diagnostic; ``template`` is written with N_() where this is called."""
+        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """Each line: its number from 1 and its text without the line end or a byte-order mark."""
+        text = self.source.text
+        starts = self.source.line_starts
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else len(text)
+            yield i + 1, text[start:end].rstrip("\r\n").lstrip("\ufeff")
 
 
 def _family_names() -> tuple[str, ...]:

@@ -31,7 +31,8 @@ import re
 from dataclasses import dataclass
 
 from generator import games, metadata
-from generator.diagnostics import Diagnostic, define, make
+from generator.diagnostics import define
+from generator.formats import LineReader
 from generator.games import GameType
 from generator.i18n import N_
 from generator.model import Metadata, Move, Record, Text
@@ -141,13 +142,9 @@ class Statement:
     column: int  # 1-based, of the first character of ``text``
 
 
-def _family_codes() -> list[str]:
-    return [g.code for g in games.GAMES.values() if g.format == __name__.rsplit(".", 1)[1]]
-
-
 def sniff(text: str) -> str | None:
     """The family's game when the first line that is not a comment is a version line ``V2…``."""
-    codes = _family_codes()
+    codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
     if len(codes) != 1:
         return None
     for raw in text[:400].lstrip("\ufeff").splitlines():
@@ -163,54 +160,42 @@ def parse(text: Text, game: GameType | None) -> Record:
     return _Reader(text, game).read()
 
 
-def statements(text: Text) -> list[Statement]:
-    """The statements of a file in order: lines split at commas, comments kept whole.
+def _split(raw: str, number: int) -> list[Statement]:
+    """The statements of one line, in order: split at commas, comments kept whole.
 
     A comment (``'``) runs to the end of its line; so does the value of an
     ``N`` or ``$`` line, which may hold commas (a team's name), except a last
     comma, which continues the line as everywhere else.
     """
     out: list[Statement] = []
-    source = text.text
-    starts = text.line_starts
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(source)
-        raw = source[start:end].rstrip("\r\n")
-        if i == 0:
-            raw = raw.lstrip("\ufeff")
-        _split(raw, i + 1, out)
-    return out
-
-
-def _split(raw: str, number: int, out: list[Statement]) -> None:
     offset = 0
     while offset < len(raw):
         while offset < len(raw) and raw[offset] in " \t\u3000":
             offset += 1
         if offset >= len(raw):
-            return
+            break
         if raw[offset] in "'N$":
             body = raw[offset:].rstrip()
             if raw[offset] != "'" and body.endswith(","):
                 body = body[:-1].rstrip()
             out.append(Statement(body, number, offset + 1))
-            return
+            break
         comma = raw.find(",", offset)
         end = len(raw) if comma < 0 else comma
         body = raw[offset:end].rstrip()
         if body:
             out.append(Statement(body, number, offset + 1))
         offset = end + 1
+    return out
 
 
-class _Reader:
+class _Reader(LineReader):
     # Stages of the standard's order: version, information, position, turn, moves.
     VERSION, INFO, POSITION, TURN, MOVES = range(5)
 
     def __init__(self, text: Text, game: GameType | None) -> None:
-        self.source = text
+        super().__init__(text)
         self.game = game
-        self.diagnostics: list[Diagnostic] = []
         self.header = Metadata(code=game.code if game else None)
         self.moves: list[Move] = []
         self.stage = self.VERSION
@@ -228,24 +213,22 @@ class _Reader:
         self.after_end_warned = False
         self.loose_at: Statement | None = None
 
-    def report(self, at: Statement, code: str, template: str, /, **args: object) -> None:
+    def report_at(self, at: Statement, code: str, template: str, /, **args: object) -> None:
         """A diagnostic at a statement; ``template`` is written with N_() where this is called."""
-        self.diagnostics.append(make(self.source.path, at.line, at.column, code, template, **args))
+        self.report(at.line, at.column, code, template, **args)
 
     def read(self) -> Record:
-        for statement in statements(self.source):
-            self._statement(statement)
+        for number, line in self.lines():
+            for statement in _split(line, number):
+                self._statement(statement)
         if not self.seen_version:
-            self.diagnostics.append(
-                make(self.source.path, 1, 1, NO_VERSION, "the first line is not the version line {version}", version=VERSION)
-            )
+            self.report(1, 1, NO_VERSION, N_("the first line is not the version line {version}"), version=VERSION)
         if self.loose_at is not None:
             template = N_("moves with spaces or lower case letters were read as the standard writes them")
-            self.report(self.loose_at, LOOSE_MOVE, template)
+            self.report_at(self.loose_at, LOOSE_MOVE, template)
         self._result()
         if not self.moves:
-            line = max(1, len(self.source.line_starts))
-            self.diagnostics.append(make(self.source.path, line, 1, NO_MOVES, "the record has no moves"))
+            self.report(max(1, len(self.source.line_starts)), 1, NO_MOVES, N_("the record has no moves"))
         return Record(
             self.source.path,
             self.header.code,
@@ -288,14 +271,14 @@ class _Reader:
         elif first in "+-" or _MOVE.fullmatch(text) or text[:1].isdigit():
             self._move(at)
         else:
-            self.report(at, BAD_LINE, N_("line {text!r} is not part of the format and was left out"), text=text[:40])
+            self.report_at(at, BAD_LINE, N_("line {text!r} is not part of the format and was left out"), text=text[:40])
 
     def _stage(self, at: Statement, stage: int) -> None:
         """Move on to ``stage``; a step back breaks the standard's order (warned once)."""
         if stage < self.stage and not self.order_warned:
             self.order_warned = True
             template = N_("{text!r} comes after the moves or the start position; read anyway")
-            self.report(at, OUT_OF_ORDER, template, text=at.text[:40])
+            self.report_at(at, OUT_OF_ORDER, template, text=at.text[:40])
         self.stage = max(self.stage, stage)
 
     def _version(self, at: Statement) -> None:
@@ -303,7 +286,7 @@ class _Reader:
         self.stage = self.INFO
         if at.text != VERSION:
             template = N_("version {found} is not {version}; read as {version}")
-            self.report(at, OTHER_VERSION, template, found=at.text, version=VERSION)
+            self.report_at(at, OTHER_VERSION, template, found=at.text, version=VERSION)
 
     def _comment(self, body: str) -> None:
         if self.moves and body:
@@ -335,7 +318,7 @@ class _Reader:
         elif text[1:2] in ("+", "-"):
             self._singles(at, text[1], text[2:].strip())
         else:
-            self.report(at, BAD_SETUP, N_("{text!r} is not a line of the start position"), text=text[:40])
+            self.report_at(at, BAD_SETUP, N_("{text!r} is not a line of the start position"), text=text[:40])
 
     def _standard(self, at: Statement, removed: str) -> None:
         self.board = standard_board()
@@ -346,7 +329,7 @@ class _Reader:
             square = (int(m[1]), int(m[2])) if m else None
             if m is None or square is None or self.board.get(square, ("", ""))[1] != m[3]:
                 template = N_("PI: there is no {piece} to take off at {square}")
-                self.report(at, BAD_SETUP, template, piece=chunk[2:], square=chunk[:2])
+                self.report_at(at, BAD_SETUP, template, piece=chunk[2:], square=chunk[:2])
                 continue
             del self.board[square]
 
@@ -354,11 +337,11 @@ class _Reader:
         if self.board is None:
             self.board = {}
         if rank > 5:
-            self.report(at, BAD_SETUP, N_("there is no row {rank}: the board has rows 1 to 5"), rank=rank)
+            self.report_at(at, BAD_SETUP, N_("there is no row {rank}: the board has rows 1 to 5"), rank=rank)
             return
         cells = cells.rstrip().ljust(15)
         if len(cells) > 15:
-            self.report(at, BAD_SETUP, N_("row {rank} has more than five squares; the first five were read"), rank=rank)
+            self.report_at(at, BAD_SETUP, N_("row {rank} has more than five squares; the first five were read"), rank=rank)
         for k in range(5):
             cell = cells[3 * k : 3 * k + 3]
             square = (5 - k, rank)
@@ -367,7 +350,7 @@ class _Reader:
             elif cell.strip() in ("*", ""):
                 self.board.pop(square, None)
             else:
-                self.report(at, BAD_SETUP, N_("row {rank}: {cell!r} is not a piece nor an empty square"), rank=rank, cell=cell)
+                self.report_at(at, BAD_SETUP, N_("row {rank}: {cell!r} is not a piece nor an empty square"), rank=rank, cell=cell)
 
     def _singles(self, at: Statement, side: str, body: str) -> None:
         if self.board is None:
@@ -379,7 +362,7 @@ class _Reader:
                 continue
             m = _SQUARE_PIECE.fullmatch(chunk)
             if m is None or m[3] not in PIECES:
-                self.report(at, BAD_SETUP, N_("{chunk!r} is not a square and a piece"), chunk=chunk)
+                self.report_at(at, BAD_SETUP, N_("{chunk!r} is not a square and a piece"), chunk=chunk)
                 continue
             file, rank = int(m[1]), int(m[2])
             if file == 0 and rank == 0:
@@ -387,7 +370,7 @@ class _Reader:
             elif 1 <= file <= 5 and 1 <= rank <= 5:
                 self.board[file, rank] = (side, m[3])
             else:
-                self.report(at, BAD_SETUP, N_("square {square} is not on the 5x5 board"), square=chunk[:2])
+                self.report_at(at, BAD_SETUP, N_("square {square} is not on the 5x5 board"), square=chunk[:2])
 
     def _all_left(self, side: str) -> None:
         """``00AL``: every piece not on the board nor in a hand goes to this side's hand (kings excepted)."""
@@ -426,12 +409,12 @@ class _Reader:
         self._stage(at, self.MOVES)
         if self.special is not None and not self.after_end_warned:
             self.after_end_warned = True
-            self.report(at, AFTER_END, N_("a move follows {special}; the moves after it were read"), special=self.special.text)
+            self.report_at(at, AFTER_END, N_("a move follows {special}; the moves after it were read"), special=self.special.text)
         m = _MOVE.fullmatch(at.text)
         number = len(self.moves) + 1
         if m is None or m[6].upper() not in PIECES:
             side = at.text[0] if at.text[0] in "+-" else "?"
-            self.report(at, BAD_MOVE, N_("move {ply}: cannot read {text!r}"), ply=number, text=at.text[:40])
+            self.report_at(at, BAD_MOVE, N_("move {ply}: cannot read {text!r}"), ply=number, text=at.text[:40])
             self.moves.append(Move(side, at.text[:24], None, at.line, at.column))
             return
         side, f1, r1, f2, r2, piece = m[1], int(m[2]), int(m[3]), int(m[4]), int(m[5]), m[6].upper()
@@ -448,7 +431,7 @@ class _Reader:
         action = _ACTION.fullmatch(text)
         name = "ILLEGAL_ACTION" if action else text[1:]
         if action is None and name not in SPECIAL:
-            self.report(at, UNKNOWN_SPECIAL, N_("{text!r} is not a special move of the format"), text=at.text[:40])
+            self.report_at(at, UNKNOWN_SPECIAL, N_("{text!r} is not a special move of the format"), text=at.text[:40])
             return
         if self.special is None:
             self.special, self.special_name = at, name

@@ -41,7 +41,8 @@ import re
 from dataclasses import dataclass
 
 from generator import games, metadata
-from generator.diagnostics import Diagnostic, define, make
+from generator.diagnostics import define
+from generator.formats import NARROW, LineReader
 from generator.games import GameType
 from generator.i18n import N_, T, Term
 from generator.model import Metadata, Move, Record, Result, Text
@@ -110,15 +111,14 @@ _SQUARE = re.compile(r"[0-9]+")
 _RESULT_MOVES = frozenset({"1-0", "0-1", "2-0", "0-2", "1-1"})
 # DR results, from the upper side's point of view: "up", "down", "draw".
 _DR_RESULTS = {"1-0": "up", "2-0": "up", "0-1": "down", "0-2": "down", "*": "draw", "1-1": "draw", "1/2-1/2": "draw"}
-# Full-width ASCII (U+FF01-U+FF5E) and the ideographic space as ASCII; × as x.
-_NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20, 0xD7: ord("x")}
+# Full-width ASCII and the ideographic space as ASCII; × as x.
+_NARROW = {**NARROW, 0xD7: ord("x")}
 UPPER, LOWER = "B", "W"  # the side letters moves are given: black above, white below
 
 
 def _family_codes() -> dict[int, str]:
     """Board size -> code of the games this family reads (from the registry)."""
-    name = __name__.rsplit(".", 1)[1]
-    return {int(g.params["size"]): g.code for g in games.GAMES.values() if g.format == name}
+    return {int(g.params["size"]): g.code for g in games.of_format(__name__.rsplit(".", 1)[1])}
 
 
 def start_rows(size: int) -> int:
@@ -200,35 +200,27 @@ class _Header:
     trailer_line: int = 0
 
 
-class _Reader:
+class _Reader(LineReader):
     def __init__(self, text: Text, game: GameType | None) -> None:
-        self.source = text
+        super().__init__(text)
         self.game = game
         self.size = int(game.params.get("size", 10)) if game is not None else 10
-        self.diagnostics: list[Diagnostic] = []
         self.meta = Metadata(code=game.code if game else None)
         self.head = _Header()
         self.moves: list[Move] = []
         self.stopped = False  # an unreadable move was met: the rest is not read as moves
         self.full_width_at: int | None = None
 
-    def report(self, line: int, column: int, code: str, template: str, /, **args: object) -> None:
-        """A diagnostic; ``template`` is written with N_() where this is called."""
-        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
-
     def read(self) -> Record:
-        text = self.source.text
-        starts = self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            self._line(i + 1, text[start:end].rstrip("\r\n").lstrip("\ufeff"))
+        for number, line in self.lines():
+            self._line(number, line)
         first = self._first_letter()
         self._sides(first)
         self._teams_and_result(first)
         if self.full_width_at is not None:
             self.report(self.full_width_at, 1, FULL_WIDTH, N_("full-width characters in moves were read as ASCII"))
         if not self.moves:
-            self.report(max(1, len(starts)), 1, NO_MOVES, N_("the record has no moves"))
+            self.report(max(1, len(self.source.line_starts)), 1, NO_MOVES, N_("the record has no moves"))
         return Record(self.source.path, self.meta.code, self.meta, self.moves, self.diagnostics)
 
     # -- one line -------------------------------------------------------------

@@ -126,13 +126,9 @@ _ANNOTATION = re.compile(r"[!?+#]+")
 _BLACK_FIRST = re.compile(r"[ \t\u3000]{4,}")
 
 
-def _family_codes() -> list[str]:
-    return [g.code for g in games.GAMES.values() if g.format == _FAMILY]
-
-
 def sniff(text: str) -> str | None:
     """The family's game when the header says it: a Game tag naming xiangqi, or red and black tags with xiangqi moves."""
-    codes = _family_codes()
+    codes = [game.code for game in games.of_format(_FAMILY)]
     if len(codes) != 1:
         return None
     head = text[:3000].lstrip("\ufeff \t\r\n")
@@ -347,17 +343,17 @@ class _Reader:
         date = tag("date")
         if date:
             header.date, header.time, _ = metadata.parse_when(date)
-        result = tags.get("result")
+        written, result_line = tags.get("result", ("", 0))
+        written = written.strip()
         trailer = self.trailer
-        if result and result[0].strip():
-            words = _colon(result[0].strip())
-            found, recognised = metadata.parse_result(words, self.game, header.first, header.second)
-            header.result_text = result[0].strip()
+        if written:
+            found, recognised = metadata.parse_result(_colon(written), self.game, header.first, header.second)
+            header.result_text = written
             header.result = found
             if not recognised:
                 self.diagnostics.append(make(
-                    self.source.path, result[1], 1, metadata.RESULT_UNREADABLE,
-                    N_("result words {words!r} are not recognised"), words=result[0].strip(),
+                    self.source.path, result_line, 1, metadata.RESULT_UNREADABLE,
+                    N_("result words {words!r} are not recognised"), words=written,
                 ))
             if trailer and found is not None and recognised:
                 after, _ = metadata.parse_result(_colon(trailer[0]), self.game)
@@ -365,7 +361,7 @@ class _Reader:
                     self.diagnostics.append(make(
                         self.source.path, trailer[1], trailer[2], RESULTS_DIFFER,
                         N_("the moves end with {trailer!r}, the Result tag says {header!r}; using the tag"),
-                        trailer=trailer[0], header=result[0].strip(),
+                        trailer=trailer[0], header=written,
                     ))
         elif trailer:
             header.result, _ = metadata.parse_result(_colon(trailer[0]), self.game)

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 
 from generator import games, metadata
-from generator.diagnostics import Diagnostic, define, make
+from generator.diagnostics import define
+from generator.formats import NARROW, LineReader
 from generator.games import GameType
 from generator.i18n import N_
 from generator.model import Metadata, Move, Record, Text
@@ -87,7 +88,7 @@ OTHER_COMMENT = define(
     "Nothing to do if it is a comment; the time and teams lines start with #.",
 )
 
-# A move once full-width letters and digits are ASCII (_NARROW): side, row
+# A move once full-width letters and digits are ASCII (NARROW): side, row
 # and column of the start, the sign, row and column of the end. Captures are
 # X, x or ×; a plain move "-" or a dash. Rows are ASCII digits only: \d would
 # also take "٣", which int() reads as 3.
@@ -102,15 +103,6 @@ _SCANNED_ROW = re.compile(r"[1lI|](?P<cells>[0BRbr]{6})")
 _SIDE_FIELD = re.compile(r"(?P<role>先手方?|后手方?)\s*[:：]?\s*(?P<name>.*)")
 _ROLES = ("先手", "后手")
 _CAPTURE_SIGNS = frozenset("xX×")
-# Full-width ASCII (U+FF01-U+FF5E) and the ideographic space as their ASCII
-# forms: what a line may write full-width ("＃", "！", "Ｂ２Ｅ－３Ｅ"). Not NFKC,
-# which goes further and reads superscripts, circled and mathematical digits
-# ("¹", "①", "𝟑") as digits, in moves and board rows alike.
-_NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
-
-
-def _family_codes() -> list[str]:
-    return [g.code for g in games.GAMES.values() if g.format == __name__.rsplit(".", 1)[1]]
 
 
 def sniff(text: str) -> str | None:
@@ -119,7 +111,7 @@ def sniff(text: str) -> str | None:
     The files name no game inside, so the shape decides: a line naming 先手方
     and 后手方, a board row, or a move like ``B2E-3E`` among the first lines.
     """
-    codes = _family_codes()
+    codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
     if len(codes) != 1:
         return None
     head = text[:600].lstrip("\ufeff \t\r\n")
@@ -127,7 +119,7 @@ def sniff(text: str) -> str | None:
         return None
     lines = [line.strip() for line in head.splitlines()[:12]]
     for line in lines:
-        plain = line.translate(_NARROW)
+        plain = line.translate(NARROW)
         if plain.startswith("#") and "先手" in plain and "后手" in plain:
             return codes[0]
         if (m := _BOARD_ROW.fullmatch(plain)) and re.fullmatch(r"\s*[0BRbr]{6}\s*", m["cells"]):
@@ -142,11 +134,10 @@ def parse(text: Text, game: GameType | None) -> Record:
     return _Reader(text, game).read()
 
 
-class _Reader:
+class _Reader(LineReader):
     def __init__(self, text: Text, game: GameType | None) -> None:
-        self.source = text
+        super().__init__(text)
         self.game = game
-        self.diagnostics: list[Diagnostic] = []
         self.header = Metadata(code=game.code if game else None)
         self.moves: list[Move] = []
         self.setup: list[str] = []
@@ -155,23 +146,15 @@ class _Reader:
         self.trailer: tuple[int, str] | None = None  # a result in a comment after the moves
         self.full_width_at: int | None = None
 
-    def report(self, line: int, column: int, code: str, template: str, /, **args: object) -> None:
-        """A diagnostic; ``template`` is written with N_() where this is called."""
-        self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
-
     def read(self) -> Record:
-        text = self.source.text
-        starts = self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            raw = text[start:end].rstrip("\r\n")
-            self._line(i + 1, raw.lstrip("\ufeff"))
+        for number, line in self.lines():
+            self._line(number, line)
         self._rows_from_zero()
         self._teams_and_result()
         if self.full_width_at is not None:
             self.report(self.full_width_at, 1, FULL_WIDTH, N_("full-width characters in moves were read as ASCII"))
         if not self.moves:
-            self.report(max(1, len(starts)), 1, NO_MOVES, N_("the record has no moves"))
+            self.report(max(1, len(self.source.line_starts)), 1, NO_MOVES, N_("the record has no moves"))
         return Record(
             self.source.path,
             self.header.code,
@@ -189,7 +172,7 @@ class _Reader:
         if not line:
             return
         indent = len(raw) - len(raw.lstrip())
-        plain = line.translate(_NARROW)
+        plain = line.translate(NARROW)
         if plain.startswith("#"):
             self._comment(number, plain[1:].strip())
         elif m := _BOARD_ROW.fullmatch(plain):

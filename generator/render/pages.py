@@ -475,10 +475,9 @@ def _team_seats(team: str, entry: GameEntry, strings: Mapping[str, str], team_hr
     game = games.get(entry.summary.code)
     players = entry.players
     mine = [seat for seat, player in enumerate(players) if player == team]
-    others = dict.fromkeys(player or "?" for seat, player in enumerate(players) if player != team)
-    if game is not None:  # partners are not opponents
-        partners = {seat for own in mine for seat in game.partners(own)}
-        others = dict.fromkeys(players[seat] or "?" for seat in range(len(players)) if seat not in partners)
+    # Partners are not opponents: the team's own seats and, by the game's partnerships, theirs.
+    ours = {seat for own in mine for seat in game.partners(own)} if game is not None else set(mine)
+    others = dict.fromkeys(player or "?" for seat, player in enumerate(players) if seat not in ours)
     result = entry.summary.result
     won = seats_of(result)
     if result == "draw":
@@ -804,9 +803,7 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         players = [job.first, job.second, *(seat["player"] for seat in seats[2:])]
     title = f" {strings['vs']} ".join(p or "?" for p in players)
     ctx = base(site, page, title)
-    # A view cached by an older build lacks these: the page of a two-seat game of one file.
-    info: dict[str, Any] = {"more_seats": False, "scores": [], "game_number": 0}
-    info.update((key, value) for key, value in view.items() if key != "viewer")
+    info = {key: value for key, value in view.items() if key != "viewer"}
     team_urls = [job.first_url, job.second_url, *job.more_urls]
     team_urls += [None] * (len(seats) - len(team_urls))
     info.update(

@@ -52,7 +52,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.i18n import N_, T
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
-from generator.rules.engine import SEATS, Engine, Message, OffBoard
+from generator.rules.engine import Engine, Message, OffBoard
 from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, PlacesStones, occupied, padded_board, point_xy
 
 Side = Literal["first", "second"]
@@ -440,7 +440,7 @@ class ConnectEngine(OnGrid, Engine):
             elif state.rule == "forbidden":
                 assert cell is not None
                 self.forbidden(move, number, cell, ops)
-        return Ply(number, SEATS[seat], colour, move.text, ops, move.mark, move.line, move.column)
+        return self.ply(move, number, seat, ops)
 
     def forbidden(self, move: Move, number: int, cell: str, ops: list[Op]) -> None:
         """The note and the diagnostic of a renju forbidden move, which loses."""

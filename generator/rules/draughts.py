@@ -149,13 +149,6 @@ class Geometry:
     jumps: tuple[tuple[tuple[int, int], ...], ...]  # square -> (the square jumped, the square landed on) of a man
     crown: tuple[frozenset[int], frozenset[int]]  # per side: the far row, where its men are crowned
 
-    def square(self, row: int, column: int) -> int | None:
-        """The number of the square at (row, column), None for a light square or off the board."""
-        n = self.size
-        if not (0 <= row < n and 0 <= column < n) or (row + column) % 2 == 0:
-            return None
-        return row * (n // 2) + column // 2 + 1
-
     def start(self) -> list[int]:
         """The board at the start: upper men on the first rows, lower men on the last."""
         board = [EMPTY] * (self.count + 1)
@@ -561,9 +554,6 @@ class DraughtsEngine(Engine):
         return [scene.add(f"p{sq}", "king" if is_king(board[sq]) else "man", COLOURS[owner(board[sq])], geo.cells[sq])
                 for sq in range(1, geo.count + 1) if board[sq] != EMPTY]
 
-    def seat_of(self, letter: str) -> int | None:
-        return self.letters.get(letter.strip().upper())
-
     def read(self, move: Move) -> Any:
         count = self.geo.count
         if move.point is None or move.to is None:
@@ -646,13 +636,6 @@ class DraughtsEngine(Engine):
         return N_(
             "move {number}, {move}: the game was already over at move {end}: {loser} had no legal move; no move may follow"
         ), {"end": self.decision.ply if self.decision else 0, "loser": self.names[self.turn]}
-
-    def wrong_side(self, move: Move, expected: int, found: int | None) -> Message:
-        if found is None:
-            return self.unknown_side(move, expected)
-        return N_("move {number}, {move}: wrong side to move: expected {expected} to move, found {found}"), {
-            "expected": self.names[expected], "found": self.names[found]
-        }
 
     def off_board(self, move: Move, point: Any) -> Message:
         return N_("move {number}, {move}: there is no square {point} (the squares are 1-{count})"), {

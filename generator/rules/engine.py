@@ -247,9 +247,11 @@ class Engine:
     def finish(self, record: Record, replay: Replay) -> None:
         """What only the whole record shows (a repetition ...): add it to the replay."""
 
-    def ply(self, move: Move, number: int, seat: int, ops: list[Op]) -> Ply:
-        """The usual ply of a move: everyone sees it."""
-        return Ply(number, SEATS[seat], self.colours[seat], move.text, ops, move.mark, move.line, move.column)
+    def ply(self, move: Move, number: int, seat: int, ops: list[Op], label: str | None = None) -> Ply:
+        """The usual ply of a move: everyone sees it. ``label``: the move list's text, where the
+        game writes moves its own way (炮二平五, ▲２四歩); the record's text otherwise."""
+        text = move.text if label is None else label
+        return Ply(number, SEATS[seat], self.colours[seat], text, ops, move.mark, move.line, move.column)
 
     # -- hooks: what the driver's diagnostics say --------------------------------------
 

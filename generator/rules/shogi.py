@@ -201,7 +201,7 @@ def _ray_table() -> dict[int, tuple[tuple[tuple[int, ...], ...], ...]]:
 STEP = _step_table()
 RAYS = _ray_table()
 # The squares next to each square, and which pieces slide along a line or a diagonal.
-NEIGHBOURS = tuple(tuple(j for j in STEP[0][OU][i]) for i in range(SIZE * SIZE))
+NEIGHBOURS = tuple(tuple(STEP[0][OU][i]) for i in range(SIZE * SIZE))
 _ORTH_SLIDERS = frozenset((HI, RY))
 _DIAG_SLIDERS = frozenset((KA, UM))
 
@@ -227,12 +227,12 @@ def far_row(seat: int, square: int) -> bool:
     return square // SIZE == (0 if seat == 0 else SIZE - 1)
 
 
-def index(point: Any) -> int | None:
-    """The square of a point as the format parsed it (``("2", 4)``), or None off the board."""
-    return INDEX.get(point)
+def may_promote(kind: int, seat: int, start: int, to: int) -> bool:
+    """Whether a move of a piece of ``kind`` may promote: one that promotes, into, within or out of the far rank."""
+    return kind in PROMOTED and (far_row(seat, start) or far_row(seat, to))
 
 
-# (file as written, rank) -> square, for every square on the board.
+# (file as written, rank) -> square, for every square on the board: a point as the format parsed it (``("2", 4)``).
 INDEX = {(str(SIZE - i % SIZE), i // SIZE + 1): i for i in range(SIZE * SIZE)}
 
 
@@ -245,11 +245,11 @@ SQUARE_NAMES = tuple(FILES[SIZE - i % SIZE] + RANKS[i // SIZE + 1] for i in rang
 
 
 class ShogiEngine(Engine):
-    """One replay of a minishogi record."""
+    """One replay of a minishogi record, from the start position the record writes (None: the standard one)."""
 
-    __slots__ = ("checked", "counts", "hand", "ids", "king", "kind", "last_to", "owner", "repeated", "seen", "start_ops")
+    __slots__ = ("checked", "counts", "hand", "ids", "king", "kind", "last_to", "owner", "repeated", "seen")
 
-    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, game: GameType, options: Mapping[str, Any] | None = None, record: Record | None = None) -> None:
         super().__init__(game, options)
         self.kind = [0] * (SIZE * SIZE)  # piece kind per square, 0 empty
         self.owner = [-1] * (SIZE * SIZE)  # seat per square, -1 empty
@@ -261,20 +261,12 @@ class ShogiEngine(Engine):
         self.counts = int(game.params.get("repetition", 4))
         self.repeated = 0  # the ply of the first fourfold repetition, 0 if none
         self.checked = False  # whether the side to move is in check
-        self.start_ops: list[Op] = []  # the set-up operations, made by replay() or start()
+        self._start(record)
 
     # -- the start position ----------------------------------------------------------
 
-    def replay(self, record: Record) -> Replay:
-        """Set up the start position the record writes (or the standard one), then the driver's loop."""
-        self.start_ops = self._start(record)
-        return super().replay(record)
-
-    def setup(self) -> list[Op]:
-        return self.start_ops
-
-    def _start(self, record: Record) -> list[Op]:
-        rows = record.setup or _STANDARD
+    def _start(self, record: Record | None) -> None:
+        rows = record.setup if record is not None and record.setup else _STANDARD
         for r in range(SIZE):
             row = rows[r].ljust(3 * SIZE)
             for c in range(SIZE):
@@ -288,10 +280,10 @@ class ShogiEngine(Engine):
                     self.hand[seat][BASE.get(kind, kind)] += 1
         if len(rows) > 7 and rows[7] == "-":
             self.turn = 1
-        self._check_setup(record)
+        if record is not None:
+            self._check_setup(record)
         self.checked = self._attacked(self.king[self.turn], 1 - self.turn)
         self.seen[self._key()] = 1
-        return self._setup_ops()
 
     def _put(self, i: int, seat: int, kind: int) -> None:
         self.kind[i], self.owner[i], self.ids[i] = kind, seat, f"p{i}"
@@ -319,7 +311,8 @@ class ShogiEngine(Engine):
             )
         )
 
-    def _setup_ops(self) -> list[Op]:
+    def setup(self) -> list[Op]:
+        """The start position on the board and in the hands (called before the first move)."""
         ops: list[Op] = []
         for i in range(SIZE * SIZE):
             if self.kind[i]:
@@ -437,7 +430,7 @@ class ShogiEngine(Engine):
         if self.checked and self._attacked(self.king[seat], 1 - seat):  # a drop only matters when in check
             self._lift(to, seat, kind)
             return self._self_check(move, number, seat)
-        if kind == FU and self._attacked(self.king[1 - seat], seat) and not self._has_move(1 - seat, True):
+        if kind == FU and self._pawn_mates(seat):
             self._lift(to, seat, kind)
             return self.error(
                 BAD_DROP, move, number, N_("move {number}, {move}: a pawn drop may not checkmate (打ち歩詰め)"),
@@ -454,15 +447,12 @@ class ShogiEngine(Engine):
                 BAD_DROP, move, number,
                 N_("move {number}, {move}: a pawn may not be dropped on the far rank, where it could never move"),
             )
-        column = to % SIZE
-        for row in range(SIZE):
-            i = row * SIZE + column
-            if self.kind[i] == FU and self.owner[i] == seat:
-                return self.error(
-                    BAD_DROP, move, number,
-                    N_("move {number}, {move}: {side} already has an unpromoted pawn on file {file} (二歩)"),
-                    {"side": self.names[seat], "file": SIZE - column},
-                )
+        if self._pawn_on_file(to, seat):
+            return self.error(
+                BAD_DROP, move, number,
+                N_("move {number}, {move}: {side} already has an unpromoted pawn on file {file} (二歩)"),
+                {"side": self.names[seat], "file": SIZE - to % SIZE},
+            )
         return None
 
     def _lift(self, to: int, seat: int, kind: int) -> None:
@@ -491,14 +481,11 @@ class ShogiEngine(Engine):
         if seen == self.counts and not self.repeated:
             self.repeated = number
             ops.append(scene.note(N_("the same position for the fourth time (千日手)")))
-            self.found.append(
-                diagnostics.make(
-                    self.path, move.line, move.column, REPETITION,
-                    "move {number}, {move}: the same position occurs for the fourth time (千日手); the declared result stands",
-                    number=number, move=move.text,
-                )
-            )
-        return Ply(number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column)
+            self.found.append(self.error(
+                REPETITION, move, number,
+                N_("move {number}, {move}: the same position occurs for the fourth time (千日手); the declared result stands"),
+            ))
+        return self.ply(move, number, seat, ops, label)
 
     def finish(self, record: Record, replay: Replay) -> None:
         """The special move that ends the record, checked where the rules can: %SENNICHITE and %TSUMI."""
@@ -626,42 +613,55 @@ class ShogiEngine(Engine):
             return True
         hand = self.hand[seat]
         for k in HAND_KINDS:
-            if not hand[k]:
-                continue
-            for to in range(SIZE * SIZE):
-                if kind[to] or (k == FU and not self._pawn_may_drop(to, seat)):
-                    continue
-                kind[to], owner[to] = k, seat
-                safe = not self._attacked(self.king[seat], 1 - seat)
-                mates = safe and k == FU and self._attacked(self.king[1 - seat], seat) and not self._has_board_move(1 - seat)
-                kind[to], owner[to] = 0, -1
-                if safe and not mates:
-                    return True
+            if hand[k]:
+                for to in range(SIZE * SIZE):
+                    if not kind[to] and self._may_drop(to, seat, k):
+                        return True
         return False
 
     def _has_board_move(self, seat: int) -> bool:
         """Whether ``seat`` has a legal move that does not drop (enough to escape a pawn's check)."""
-        kind = self.kind
         for start in range(SIZE * SIZE):
-            if self.owner[start] != seat:
-                continue
-            k = kind[start]
-            for to in self._targets(start, k, seat):
-                captured, captured_id, piece_id = kind[to], self.ids[to], self.ids[start]
-                self._apply(start, to, seat, k)
-                safe = not self._attacked(self.king[seat], 1 - seat)
-                self._undo(start, to, seat, k, captured, captured_id, piece_id)
-                if safe:
-                    return True
-        # A drop cannot block a pawn's check (the pawn stands next to the king),
-        # so only board moves can answer it.
+            if self.owner[start] == seat:
+                k = self.kind[start]
+                for to in self._targets(start, k, seat):
+                    if self._safe(start, to, seat, k):
+                        return True
         return False
 
-    def _pawn_may_drop(self, to: int, seat: int) -> bool:
-        if far_row(seat, to):
+    def _safe(self, start: int, to: int, seat: int, kind: int) -> bool:
+        """Whether the move of ``kind`` from ``start`` to ``to`` leaves the mover's king unattacked (tried, taken back)."""
+        captured, captured_id, piece_id = self.kind[to], self.ids[to], self.ids[start]
+        self._apply(start, to, seat, kind)
+        safe = not self._attacked(self.king[seat], 1 - seat)
+        self._undo(start, to, seat, kind, captured, captured_id, piece_id)
+        return safe
+
+    def _may_drop(self, to: int, seat: int, kind: int) -> bool:
+        """Whether ``seat`` may drop ``kind`` from its hand on the empty square ``to`` (tried, taken back)."""
+        if kind == FU and not self._pawn_may_drop(to, seat):
             return False
-        column = to % SIZE
-        return not any(self.kind[r * SIZE + column] == FU and self.owner[r * SIZE + column] == seat for r in range(SIZE))
+        board, owner = self.kind, self.owner
+        board[to], owner[to] = kind, seat
+        allowed = not self._attacked(self.king[seat], 1 - seat) and not (kind == FU and self._pawn_mates(seat))
+        board[to], owner[to] = 0, -1
+        return allowed
+
+    def _pawn_mates(self, seat: int) -> bool:
+        """Whether the pawn ``seat`` has just dropped mates (打ち歩詰め).
+
+        A drop cannot block a pawn's check (the pawn stands next to the
+        king), so only board moves can answer it.
+        """
+        return self._attacked(self.king[1 - seat], seat) and not self._has_board_move(1 - seat)
+
+    def _pawn_may_drop(self, to: int, seat: int) -> bool:
+        return not far_row(seat, to) and not self._pawn_on_file(to, seat)
+
+    def _pawn_on_file(self, to: int, seat: int) -> bool:
+        """Whether ``seat`` has an unpromoted pawn on the file of ``to`` already (二歩)."""
+        kind, owner = self.kind, self.owner
+        return any(kind[i] == FU and owner[i] == seat for i in range(to % SIZE, SIZE * SIZE, SIZE))
 
     def _targets(self, start: int, kind: int, seat: int) -> list[int]:
         """Every square the piece on ``start`` moves to, not holding a piece of its own side."""
@@ -679,7 +679,7 @@ class ShogiEngine(Engine):
         return out
 
     def legal_moves(self) -> list[str]:
-        """Every legal move of the side to move, as MSK writes them (``+3534GI``, ``+0033FU``).
+        """Every legal move of the side to move, as the records write them (``+3534GI``, ``+0033FU``).
 
         For players of demo games and benchmarks; a replay does not need it.
         """
@@ -691,37 +691,22 @@ class ShogiEngine(Engine):
                 continue
             k = self.kind[start]
             for to in self._targets(start, k, seat):
-                captured, captured_id, piece_id = self.kind[to], self.ids[to], self.ids[start]
-                self._apply(start, to, seat, k)
-                safe = not self._attacked(self.king[seat], 1 - seat)
-                self._undo(start, to, seat, k, captured, captured_id, piece_id)
-                if not safe:
+                if not self._safe(start, to, seat, k):
                     continue
                 written = []
-                if k in PROMOTED and (far_row(seat, start) or far_row(seat, to)):
+                if may_promote(k, seat, start, to):
                     written.append(KINDS[PROMOTED[k]])
                 if not (k == FU and far_row(seat, to)):
                     written.append(KINDS[k])
                 out += [f"{sign}{CELLS[start]}{CELLS[to]}{w}" for w in written]
         for k in HAND_KINDS:
-            if not self.hand[seat][k]:
-                continue
-            for to in range(SIZE * SIZE):
-                if self.kind[to] or (k == FU and not self._pawn_may_drop(to, seat)):
-                    continue
-                self.kind[to], self.owner[to] = k, seat
-                safe = not self._attacked(self.king[seat], 1 - seat)
-                mates = safe and k == FU and self._attacked(self.king[1 - seat], seat) and not self._has_board_move(1 - seat)
-                self.kind[to], self.owner[to] = 0, -1
-                if safe and not mates:
-                    out.append(f"{sign}00{CELLS[to]}{KINDS[k]}")
+            if self.hand[seat][k]:
+                out += [
+                    f"{sign}00{CELLS[to]}{KINDS[k]}"
+                    for to in range(SIZE * SIZE)
+                    if not self.kind[to] and self._may_drop(to, seat, k)
+                ]
         return out
-
-    def start(self, record: Record) -> list[Op]:
-        """Set up the record's start position without replaying it (for players); the set-up operations."""
-        self.path = record.path
-        self.start_ops = self._start(record)
-        return self.start_ops
 
     # -- what a move says ---------------------------------------------------------------------
 
@@ -735,7 +720,7 @@ class ShogiEngine(Engine):
         as the piece that stands there moving.
         """
         wanted = KIND.get(written, 0)
-        may = kind in PROMOTED and (far_row(seat, start) or far_row(seat, to))
+        may = may_promote(kind, seat, start, to)
         must = kind == FU and far_row(seat, to)
         if wanted == kind:
             if must:
@@ -794,7 +779,7 @@ class ShogiEngine(Engine):
         text = MARKS[seat] + where + NAMES[kind] + self._which(start, to, kind, seat)
         if promote:
             return text + "成"
-        if kind in PROMOTED and (far_row(seat, start) or far_row(seat, to)):
+        if may_promote(kind, seat, start, to):
             return text + "不成"
         return text
 
@@ -828,4 +813,4 @@ _STANDARD = ["-HI-KA-GI-KI-OU", " *  *  *  * -FU", " *  *  *  *  * ", "+FU *  * 
 
 
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
-    return ShogiEngine(game, options).replay(record)
+    return ShogiEngine(game, options, record).replay(record)

@@ -22,7 +22,7 @@ the CCGC coordinates in a note beneath the board.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator import diagnostics, scene
@@ -30,7 +30,7 @@ from generator.diagnostics import Diagnostic
 from generator.games import GameType
 from generator.i18n import N_, T, Term
 from generator.model import Decision, Move, Op, Ply, Record, Replay
-from generator.rules.engine import SEATS, Engine, Message, OffBoard
+from generator.rules.engine import SEATS, Engine, Message
 
 NO_PIECE = diagnostics.define(
     "RULE-E501",
@@ -236,6 +236,20 @@ def parse_fen(board_text: str) -> bytearray | None:
     return cells
 
 
+def _start() -> bytes:
+    cells = parse_fen(START_FEN)
+    assert cells is not None
+    return bytes(cells)
+
+
+START_CELLS = _start()  # the standard start position, read once
+
+
+def start_position() -> Position:
+    """The standard start position, a fresh copy."""
+    return Position(bytearray(START_CELLS))
+
+
 # -- the position -----------------------------------------------------------------
 
 
@@ -345,27 +359,22 @@ class Position:
         table = STEPS[kind][side][start]
         return [t for t in table if not cells[t] or cells[t] >> 3 != side]
 
-    def has_move(self, side: int) -> bool:
-        """Whether ``side`` has a legal move."""
+    def _legal(self, side: int) -> Iterator[tuple[int, int]]:
         cells = self.cells
         for start in range(WIDTH * HEIGHT):
             piece = cells[start]
             if piece and piece >> 3 == side:
                 for target in self.targets(start):
                     if self.safe(side, start, target):
-                        return True
-        return False
+                        yield start, target
+
+    def has_move(self, side: int) -> bool:
+        """Whether ``side`` has a legal move."""
+        return next(self._legal(side), None) is not None
 
     def legal_moves(self, side: int) -> list[tuple[int, int]]:
         """Every legal move of ``side`` as (start, target)."""
-        cells = self.cells
-        return [
-            (start, target)
-            for start in range(WIDTH * HEIGHT)
-            if cells[start] and cells[start] >> 3 == side
-            for target in self.targets(start)
-            if self.safe(side, start, target)
-        ]
+        return list(self._legal(side))
 
     # -- why a move is illegal --------------------------------------------------
 
@@ -606,12 +615,7 @@ class XiangqiEngine(Engine):
 
     def read(self, move: Move) -> Any:
         if move.point is not None and move.to is not None:
-            start, target = _index(move.point), _index(move.to)
-            if start is None:
-                return OffBoard(move.point)
-            if target is None:
-                return OffBoard(move.to)
-            return start, target
+            return self.locate(move, _index)  # (start, target), or the first point off the board
         if move.parts and isinstance(move.parts[0], str):
             return move.parts[0]
         return None
@@ -668,7 +672,7 @@ class XiangqiEngine(Engine):
             ops.append(scene.mark(CELLS[position.kings[other]], "check"))
         self.turn = other
         self.seen.setdefault(self._key(other), []).append(number)
-        return Ply(number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column)
+        return self.ply(move, number, seat, ops, label)
 
     def ended(self) -> Message:
         rule = self.decision.rule if self.decision else ""
@@ -726,8 +730,8 @@ def start_cells(record: Record) -> tuple[bytearray, Diagnostic | None]:
             N_("the FEN {fen!r} is not a xiangqi position with one general each; the standard start position is used"),
             fen=record.setup[0][:90],
         )
-        return parse_fen(START_FEN), problem  # type: ignore[return-value]
-    return parse_fen(START_FEN), None  # type: ignore[return-value]
+        return bytearray(START_CELLS), problem
+    return bytearray(START_CELLS), None
 
 
 def replay(record: Record, game: GameType, options: Mapping[str, Any] | None = None) -> Replay:
