@@ -71,13 +71,13 @@ class Figures:
     nochange_seconds: float
     nochange_reported: float | None
     nochange_written: int
-    edit_seconds: float
+    edit_seconds: float | None  # None: not measured (--games pieces)
     edit_reported: float | None
-    edit_written: int
-    result_edit_seconds: float  # an edit that changes a game's result: the full path (index, event and team pages)
+    edit_written: int | None
+    result_edit_seconds: float | None  # an edit that changes a game's result: the full path (index, event and team pages)
     result_edit_reported: float | None
-    result_edit_written: int
-    serve_edit_seconds: float  # the same edit rebuilt by a Builder kept in memory, as `qipu serve` does
+    result_edit_written: int | None
+    serve_edit_seconds: float | None  # the same edit rebuilt by a Builder kept in memory, as `qipu serve` does
     peak_tree_mb: float | None
     peak_process_mb: float
     loop_alone: float  # seconds of machine_speed() on one core, at the start
@@ -313,8 +313,10 @@ def check(run: Run, what: str) -> None:
 
 
 def measure(
-    content: Path, records: int, repeat: int, jobs: int | None, generated: float | None, warm: bool = True
+    content: Path, records: int, repeat: int, jobs: int | None, generated: float | None, warm: bool = True,
+    with_edits: bool = True,
 ) -> Figures:
+    """The figures; ``with_edits`` False leaves out the edits (they change a MARK of a connect record)."""
     cold: list[Run] = []
     loops: list[float] = []  # machine_speed() before each cold build
     cores = os.cpu_count() or 1
@@ -335,37 +337,40 @@ def measure(
             run = build(content, out, work, jobs, warm)
             check(run, "no-change rebuild")
             nochange.append(run)
-        edits = []
-        record, original = None, b""
-        try:
-            for k in range(repeat):
-                record, saved = edit_one_record(content, k)
-                if k == 0:
-                    original = saved
-                run = build(content, out, work, jobs, warm)
-                check(run, "one-record rebuild")
-                edits.append(run)
-        finally:
-            if record is not None:
-                record.write_bytes(original)  # leave a --keep folder as it was
-        result_edits = []
-        for _ in range(repeat):
-            record, original = edit_result(content)
+        edits: list[Run] = []
+        result_edits: list[Run] = []
+        serve_edits: list[float] = []
+        if with_edits:
+            record, original = None, b""
             try:
-                run = build(content, out, work, jobs, warm)
+                for k in range(repeat):
+                    record, saved = edit_one_record(content, k)
+                    if k == 0:
+                        original = saved
+                    run = build(content, out, work, jobs, warm)
+                    check(run, "one-record rebuild")
+                    edits.append(run)
             finally:
-                record.write_bytes(original)
-            check(run, "result edit")
-            result_edits.append(run)
-            build(content, out, work, jobs, warm)  # back to the site as it was, for the next run
-        serve_edits = serve_edit(content, out, work, repeat, jobs)
+                if record is not None:
+                    record.write_bytes(original)  # leave a --keep folder as it was
+            for _ in range(repeat):
+                record, original = edit_result(content)
+                try:
+                    run = build(content, out, work, jobs, warm)
+                finally:
+                    record.write_bytes(original)
+                check(run, "result edit")
+                result_edits.append(run)
+                build(content, out, work, jobs, warm)  # back to the site as it was, for the next run
+            serve_edits += serve_edit(content, out, work, repeat, jobs)
         files = [p for p in out.rglob("*") if p.is_file()]
         pages = sum(1 for p in files if p.suffix == ".html")
         peak_process = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
-        c, n, e, r = best(cold), best(nochange), best(edits), best(result_edits)
-        tree = [r.tree_peak_mb for r in cold + nochange + edits if r.tree_peak_mb]
+        c, n = best(cold), best(nochange)
+        e, r = (best(edits), best(result_edits)) if with_edits else (None, None)
+        tree = [run.tree_peak_mb for run in cold + nochange + edits if run.tree_peak_mb]
         notes = []
-        if any(r.returncode == 1 for r in cold):
+        if any(run.returncode == 1 for run in cold):
             notes.append("the build reported record errors (exit 1)")
         return Figures(
             records=records,
@@ -377,13 +382,13 @@ def measure(
             nochange_seconds=n.seconds,
             nochange_reported=n.reported,
             nochange_written=n.written,
-            edit_seconds=e.seconds,
-            edit_reported=e.reported,
-            edit_written=e.written,
-            result_edit_seconds=r.seconds,
-            result_edit_reported=r.reported,
-            result_edit_written=r.written,
-            serve_edit_seconds=min(serve_edits),
+            edit_seconds=e.seconds if e else None,
+            edit_reported=e.reported if e else None,
+            edit_written=e.written if e else None,
+            result_edit_seconds=r.seconds if r else None,
+            result_edit_reported=r.reported if r else None,
+            result_edit_written=r.written if r else None,
+            serve_edit_seconds=min(serve_edits) if serve_edits else None,
             peak_tree_mb=max(tree) if tree else None,
             peak_process_mb=peak_process,
             loop_alone=alone,
@@ -408,9 +413,9 @@ def table(f: Figures) -> str:
     def secs(x: float | None) -> str:
         return "-" if x is None else f"{x:.2f} s"
 
-    def verdict(key: str, value: float) -> str:
+    def verdict(key: str, value: float | None) -> str:
         target = TARGETS.get(key)
-        if target is None or f.records != 10_000:
+        if target is None or value is None or f.records != 10_000:
             return ""
         return f"target ≤ {target:g} s: {'ok' if value <= target else 'MISSED'}"
 
@@ -426,10 +431,10 @@ def table(f: Figures) -> str:
          verdict("nochange_seconds", f.nochange_seconds)),
         ("  files rewritten", f"{f.nochange_written}", "", ""),
         ("one-record edit", secs(f.edit_seconds), secs(f.edit_reported), verdict("edit_seconds", f.edit_seconds)),
-        ("  files rewritten", f"{f.edit_written}", "", ""),
+        ("  files rewritten", f"{'-' if f.edit_written is None else f.edit_written}", "", ""),
         ("one-record edit, qipu serve", secs(f.serve_edit_seconds), "", verdict("edit_seconds", f.serve_edit_seconds)),
         ("result edit (full path)", secs(f.result_edit_seconds), secs(f.result_edit_reported), ""),
-        ("  files rewritten", f"{f.result_edit_written}", "", ""),
+        ("  files rewritten", f"{'-' if f.result_edit_written is None else f.result_edit_written}", "", ""),
         ("peak memory, process tree", "-" if f.peak_tree_mb is None else f"{f.peak_tree_mb:.0f} MB", "", ""),
         ("peak memory, largest process", f"{f.peak_process_mb:.0f} MB", "", ""),
         ("pages (.html) written", f"{f.pages}", "", ""),
@@ -465,6 +470,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, help="pass --jobs to the build (default: the build's own)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
+        "--games", choices=("connect", "pieces"), default="connect",
+        help="connect: C5/C6 records (default); pieces: CC, MSK, DR10 and DR8, cold and no-change builds only",
+    )
+    parser.add_argument(
         "--cold-files", action="store_true", help="do not read the records into the OS file cache before each build"
     )
     args = parser.parse_args(argv)
@@ -484,13 +493,17 @@ def main(argv: list[str] | None = None) -> int:
             records = existing
         else:
             start = time.perf_counter()
-            records = make_records.write_bench(args.records, content, args.seed, jobs=os.cpu_count() or 1)
+            write = make_records.write_bench if args.games == "connect" else make_records.write_bench_pieces
+            records = write(args.records, content, args.seed, jobs=os.cpu_count() or 1)
             generated = time.perf_counter() - start
         if not args.json:
             where = "reusing" if existing else "generated"
             print(f"{where} {records} records in {content}", file=sys.stderr)
         compile_package()
-        figures = measure(content.resolve(), records, args.repeat, args.jobs, generated, warm=not args.cold_files)
+        figures = measure(
+            content.resolve(), records, args.repeat, args.jobs, generated, warm=not args.cold_files,
+            with_edits=args.games == "connect",
+        )
     finally:
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)

@@ -222,6 +222,9 @@ class Ply:
     visible_to: tuple[str, ...] | None = None
     # A tuple by default, not a list per ply: a replay makes tens of thousands of plies.
     hidden: Sequence[tuple[tuple[str, ...], list[Op]]] = ()
+    # The move in another notation, shown when the pointer rests on it in the
+    # move list (xiangqi's coordinates H2E2 beside 炮二平五); "" for none.
+    alt: str = ""
 
 
 @dataclass(slots=True)

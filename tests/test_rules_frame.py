@@ -167,3 +167,67 @@ def test_the_drivers_codes_are_defined_once_with_a_chinese_title() -> None:
         entry = diagnostics.CATALOG[code]
         assert entry.code.startswith("RULE-") and entry.code[6:8] == "00" and entry.help
         assert diagnostics.title(code, "zh-CN") != entry.title
+
+
+class LazyRowEngine(RowEngine):
+    """The same game, where a full row ends it too (the player to move has nowhere to go and loses).
+
+    That end is the kind an engine may leave open (as xiangqi leaves mate):
+    play() sets ``unsettled`` and the driver asks settle() only where it matters.
+    """
+
+    __slots__ = ("settled",)
+
+    def __init__(self, game: GameType) -> None:
+        super().__init__(game)
+        self.settled: list[int] = []  # the plies settle() was asked about
+
+    def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        ply = super().play(move, at, number, seat)
+        if isinstance(ply, Ply) and self.decision is None:
+            self.unsettled = True
+        return ply
+
+    def settle(self, last: Ply) -> None:
+        self.settled.append(last.number)
+        if None not in self.cells:
+            self.decision = Decision(last.side, "blocked", last.number)  # type: ignore[arg-type]
+            last.ops.append(scene.note("the row is full"))
+
+    def ended(self) -> Message:
+        assert self.decision is not None
+        return "move {number}, {move}: the row was full after move {end}", {"end": self.decision.ply}
+
+
+FULL = ("B1", "W2", "R3", "B4", "W5", "R6", "B7", "W8", "R9")  # nobody has three in a row
+
+
+def lazy(*moves: str) -> tuple[Replay, LazyRowEngine]:
+    found = LazyRowEngine(ROW)
+    return found.replay(record(*moves)), found
+
+
+def test_an_end_left_open_is_settled_after_the_last_move_only() -> None:
+    replay, used = lazy(*FULL)
+    assert used.settled == [9]  # not once per move: each next move proved the game went on
+    assert replay.decision == Decision("third", "blocked", 9)
+    assert replay.plies[-1].ops[-1] == scene.note("the row is full")
+    going_on, used = lazy("B1", "W9", "R5")
+    assert used.settled == [3] and going_on.decision is None and going_on.diagnostics == []
+
+
+def test_a_move_after_an_end_left_open_is_reported_as_after_the_end() -> None:
+    # B2 would be refused (taken), but the game was over first: that is what is said.
+    replay, used = lazy(*FULL, "B2")
+    [error] = replay.diagnostics
+    assert (error.code, error.message) == (engine.AFTER_END, "move 10, B2: the row was full after move 9")
+    assert used.settled == [9] and replay.decision == Decision("third", "blocked", 9)
+    # Out of turn after the end: the end is what is said, as with an end decided at once.
+    replay, _ = lazy(*FULL, "W2")
+    assert [d.code for d in replay.diagnostics] == [engine.AFTER_END]
+    # Unreadable stays unreadable, but the end is still known.
+    replay, _ = lazy(*FULL, "B?")
+    assert [d.code for d in replay.diagnostics] == [engine.UNREADABLE] and replay.decision is not None
+    # A refused move where the game went on stays the engine's own refusal.
+    replay, used = lazy("B1", "W1")
+    assert [d.code for d in replay.diagnostics] == [TAKEN] and used.settled == [1] and replay.decision is None

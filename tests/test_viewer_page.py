@@ -146,6 +146,29 @@ def test_rendered_partial_lists_moves_as_anchors() -> None:
     assert "<svg" in html and "q-pieces" in html
 
 
+def test_a_move_in_another_notation_shows_on_hover_escaped() -> None:
+    replay = small_replay()
+    replay.plies[0].alt = "H2E2"
+    replay.plies[1].alt = EVIL
+    html = render(viewer_context(games.get("C5"), replay, strings=zh(), label="x"))
+    assert '<a href="#ply=1" title="H2E2">' in html
+    assert "<script>alert" not in html and 'title="&lt;/script&gt;' in html
+    assert '<a href="#ply=3">' in html  # no title where there is no other notation
+
+
+def test_a_notation_that_names_its_side_draws_no_side_disc() -> None:
+    board = games.get("C5").module("board").board_for(games.get("C5"))
+    plain = render(viewer_context(games.get("C5"), small_replay(), strings=zh(), label="x", board=board))
+    assert 'class="q-moves"' in plain
+    marked_board = games.get("MSK").module("board").board_for(games.get("MSK"))
+    assert marked_board.marked_moves and not board.marked_moves
+    shogi = Replay([], [Ply(1, "first", "black", "▲２四歩", [mark("24", "to")])], [], None)
+    html = render(viewer_context(games.get("MSK"), shogi, strings=zh(), label="x"))
+    assert 'class="q-moves q-marked"' in html
+    css = (Path(__file__).resolve().parents[1] / "static" / "viewer.css").read_text()
+    assert ".q-marked .q-move::before { display: none; }" in css
+
+
 def test_views_are_offered_for_hidden_plies() -> None:
     plies = [
         Ply(1, "first", "black", "B[D5]", [], visible_to=("first",),

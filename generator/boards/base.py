@@ -116,6 +116,8 @@ class Board:
     radius: ClassVar[float]  # of a piece: move numbers are sized to fit in it
     mark_radius: ClassVar[Mapping[str, float]]  # marks by style, "*" for the others; CSS decides fill or ring
     STATIC_MARK: ClassVar[str] = STATIC_MARK
+    # The game's notation names the mover itself (shogi's ▲/△): the move list draws no side disc.
+    marked_moves: ClassVar[bool] = False
 
     cells: dict[str, tuple[float, float]] = field(init=False, repr=False)  # cell id -> centre (x, y)
     width: float = field(init=False, repr=False)

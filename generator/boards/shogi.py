@@ -91,6 +91,7 @@ class ShogiBoard(Board):
     css_class: ClassVar[str] = "q-board q-board-shogi"
     radius: ClassVar[float] = PIECE_RADIUS
     mark_radius: ClassVar[Mapping[str, float]] = MARK_RADIUS
+    marked_moves: ClassVar[bool] = True  # ▲２四歩, △同角成
 
     symbols: sym.Symbols = field(default=pieces(), kw_only=True)
 

@@ -718,7 +718,9 @@ def _scores(
     return lines
 
 
-_VIEWER_KEYS = ("svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark")
+_VIEWER_KEYS = (
+    "svg", "data", "count", "moves_html", "not_replayed", "views", "counters", "final_notes", "final_mark", "marked",
+)
 
 _SITE_STRINGS: list[Any] = [None, None]  # the last site, and its strings as _site_strings() gives them
 

@@ -114,8 +114,13 @@ def _plies_json(plies: list[Ply]) -> str:
     """``_ENCODER.encode([_ply_data(ply) for ply in plies])``, the same text, faster.
 
     The plies are most of a page's JSON and the encoder's cost is per value,
-    so the common shape is written here: see :func:`_plain_ply_json`.
+    so the common shape is written here: see :func:`_plain_ply_json`. It pays
+    for plies of two or three short operations (a stone and its mark); for
+    games whose plies do more (a piece moved, one taken, two marks, a path),
+    the encoder's C loop over the whole list is faster.
     """
+    if sum([len(ply.ops) for ply in plies]) > 3 * len(plies):
+        return _ENCODER.encode([_ply_data(ply) for ply in plies])
     out = []
     for ply in plies:
         text = _plain_ply_json(ply)
@@ -262,6 +267,7 @@ def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, .
     """
     out = plies
     language = strings.get("language", "en")
+    said: dict[Any, str] = {}  # a page says the same few notes again and again (check ...)
     for i, ply in enumerate(plies):
         # Plain loops: this runs for every ply of every game page.
         keyed = False
@@ -274,16 +280,40 @@ def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, .
             continue
         if out is plies:
             out = list(plies)
-        out[i] = dataclasses.replace(
-            ply,
-            ops=_say(ply.ops, language, names),
-            hidden=[(views, _say(ops, language, names)) for views, ops in ply.hidden],
-        )
+        copy = out[i] = _copy(ply)
+        copy.ops = _say(ply.ops, language, names, said)
+        if ply.hidden:
+            copy.hidden = [(views, _say(ops, language, names, said)) for views, ops in ply.hidden]
     return out
 
 
-def _say(ops: list[Op], language: str, names: tuple[str, ...]) -> list[Op]:
-    return [["note", note_text(op, names, language)] if op[0] == "note" and len(op) > 2 else op for op in ops]
+_PLY_FIELDS = tuple(field.name for field in dataclasses.fields(Ply))
+
+
+def _copy(ply: Ply) -> Ply:
+    """A shallow copy of a ply (dataclasses.replace() costs ten times more, once per ply of a page)."""
+    copy = object.__new__(Ply)
+    for name in _PLY_FIELDS:
+        setattr(copy, name, getattr(ply, name))
+    return copy
+
+
+def _say(ops: list[Op], language: str, names: tuple[str, ...], said: dict[Any, str]) -> list[Op]:
+    out = []
+    for op in ops:
+        if op[0] == "note" and len(op) > 2:
+            try:
+                key: Any = (op[1], *op[2].items())
+                text = said.get(key)
+            except TypeError:  # an argument that cannot be hashed: said each time
+                key, text = None, None
+            if text is None:
+                text = note_text(op, names, language)
+                if key is not None:
+                    said[key] = text
+            op = ["note", text]
+        out.append(op)
+    return out
 
 
 def _entry(
@@ -402,6 +432,8 @@ def viewer_parts(
         "counters": _counters(counter_keys, final, names, strings),
         "final_notes": list(final.notes),
         "final_mark": _entry(last.number, last.label, last.side, last.colour, last.mark, strings) if last else None,
+        # The game's own notation names the side (▲２四歩): the move list draws no side disc.
+        "marked": board.marked_moves,
         "strings": ui,
     }
     if entries:
@@ -425,8 +457,8 @@ def _move_entries(plies: list[Ply], words: Mapping[int | None, tuple[str, str]])
     ]
 
 
-# Labels made only of these characters need no escaping (most moves: "B(J,10)").
-_PLAIN = re.compile(r"[A-Za-z0-9(),;: .+\-\[\]]*")
+# What markupsafe.escape() replaces: a label without these ("B(J,10)", "炮二平五") is written as it is.
+_UNSAFE = re.compile(r"[&<>\"']")
 
 
 # (start of the <li>, MARK badge) of each colour and MARK word seen so far:
@@ -461,9 +493,9 @@ def moves_html(
     parts: list[str] = []
     append = parts.append
     last = len(plies)
-    # Most games' labels are all plain ("B(J,10)"): one match over them all
-    # spares a match per move.
-    all_plain = _PLAIN.fullmatch("".join([p.label for p in plies])) is not None
+    # Most games' labels are all plain ("B(J,10)"): one search over them all
+    # spares a search per move.
+    all_plain = _UNSAFE.search("".join([p.label for p in plies])) is None
     seen: dict[tuple[str, int | None], tuple[str, str]] = {}
     # The hot loop of every game page: plain look-ups and one f-string per move.
     for p in plies:
@@ -474,13 +506,14 @@ def moves_html(
             shown = seen[look] = _look(p.colour, *words[mark])
         head, badge = shown
         label = p.label
-        if not all_plain and not _PLAIN.fullmatch(label):
+        if not all_plain and _UNSAFE.search(label):
             label = str(escape(label))
         current = " q-current" if number == last else ""
         n = str(number)  # formatted once, written four times
+        title = f' title="{escape(p.alt)}"' if p.alt else ""
         append(
             f'{head}{current}" id="ply={n}" data-ply="{n}">'
-            f'<a href="#ply={n}"><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
+            f'<a href="#ply={n}"{title}><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
         )
     help_text = escape(ui["viewer.not_replayed_help"])
     tag = escape(ui["viewer.not_replayed"])

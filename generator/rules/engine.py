@@ -37,6 +37,16 @@ own terms (a board index, a pair of cells), and :meth:`~Engine.play` is
 given what it found. Legality and applying a move are one hook because
 finding one is often doing the other (Go's captures, suicide and ko).
 
+Whether the side to move has any legal move left (checkmate, stalemate, a
+draughts player blocked) is costly to know and almost never true, and the
+next move of the record answers it for free: a legal move proves there was
+one. So an engine may leave open an end of that kind, one where the side to
+move has no legal move (and only that kind: a legal next move must prove
+that the game went on). :meth:`~Engine.play` sets :attr:`~Engine.unsettled`,
+and the driver calls :meth:`~Engine.settle` only where the answer matters:
+after the last move, or before it reports a move it cannot play (which
+becomes RULE-E003 if the game was in fact over).
+
 Every message is a template with named arguments (see :mod:`generator.i18n`),
 said in the reader's language when it is shown. The templates of the
 diagnostics about one move begin with ``move {number}, {move}: `` and are
@@ -130,7 +140,9 @@ class Engine:
     used for one replay only.
     """
 
-    __slots__ = ("colours", "decision", "first_letter", "found", "game", "letters", "names", "path", "turn", "variant")
+    __slots__ = (
+        "colours", "decision", "first_letter", "found", "game", "letters", "names", "path", "turn", "unsettled", "variant",
+    )
 
     def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
         self.game = game
@@ -141,6 +153,8 @@ class Engine:
         self.turn = 0  # the seat to move; play() sets it
         # The rules' decision, set by play() on the ply that ends the game.
         self.decision: Decision | None = None
+        # Set by play() when it left open whether its ply ended the game (see settle()).
+        self.unsettled = False
         self.found: list[Diagnostic] = []  # what play() and finish() report besides the stopping error
         self.path = ""
         self.first_letter: str | None = None  # Replay.first_letter, where the record decides it
@@ -182,9 +196,17 @@ class Engine:
                         plies.append(ply)
                         continue
                     problem = ply  # type: ignore[assignment]  # the engine's rules forbid the move
+            if self.unsettled and plies:
+                self.unsettled = False
+                self.settle(plies[-1])
+                if self.decision is not None and at is not None:
+                    problem = self.error(AFTER_END, move, number, *self.ended())
             found.append(problem)
             stopped = n
             break
+        if self.unsettled and plies:
+            self.unsettled = False
+            self.settle(plies[-1])
         not_replayed = moves[stopped:] if stopped is not None else []
         replay = Replay(setup, plies, not_replayed, self.decision, found, self.first_letter, self.variant)
         self.finish(record, replay)
@@ -244,14 +266,23 @@ class Engine:
         """
         raise NotImplementedError
 
+    def settle(self, last: Ply) -> None:
+        """Decide whether ``last``, a ply :meth:`play` left :attr:`unsettled`, ended the game.
+
+        The position is the one after ``last``. Where the rules end the game
+        here, set :attr:`decision` and add the ply's notes to ``last.ops``.
+        Called by the driver only where it matters (see the module's text).
+        """
+
     def finish(self, record: Record, replay: Replay) -> None:
         """What only the whole record shows (a repetition ...): add it to the replay."""
 
-    def ply(self, move: Move, number: int, seat: int, ops: list[Op], label: str | None = None) -> Ply:
+    def ply(self, move: Move, number: int, seat: int, ops: list[Op], label: str | None = None, alt: str = "") -> Ply:
         """The usual ply of a move: everyone sees it. ``label``: the move list's text, where the
-        game writes moves its own way (炮二平五, ▲２四歩); the record's text otherwise."""
+        game writes moves its own way (炮二平五, ▲２四歩); the record's text otherwise. ``alt``:
+        the move in another notation, shown when the pointer rests on it (xiangqi's ``H2E2``)."""
         text = move.text if label is None else label
-        return Ply(number, SEATS[seat], self.colours[seat], text, ops, move.mark, move.line, move.column)
+        return Ply(number, SEATS[seat], self.colours[seat], text, ops, move.mark, move.line, move.column, alt=alt)
 
     # -- hooks: what the driver's diagnostics say --------------------------------------
 
