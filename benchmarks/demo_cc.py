@@ -51,6 +51,7 @@ TEAMS = ["北理工·象眼", "东北大学·棋天", "哈工大·楚汉", "合�
 DIALECT = {"北理工·象眼": "ccgc", "东北大学·棋天": "chinese", "哈工大·楚汉": "iccs", "合工大·将神": "ccgc"}
 VALUE = (0, 100, 2, 2, 4, 9, 4, 1)  # by kind: general, advisor, elephant, horse, chariot, cannon, soldier
 LIMIT = 180  # plies before the players stop and the game is resigned or drawn
+EVENT = "2025 中国计算机博弈锦标赛"
 ADVERT = "============================\r\n欢迎访问 2025 中国计算机博弈锦标赛棋谱库\r\n"
 
 
@@ -154,7 +155,7 @@ def record_text(game: Game, dialect: str, declared: str | None = None) -> str:
     date = f"2025.12.{13 + (game.round - 1) // 3}"
     if dialect == "chinese":
         tags = [
-            ("Game", "Chinese Chess"), ("Event", "2025 中国计算机博弈锦标赛"), ("Round", str(game.round)),
+            ("Game", "Chinese Chess"), ("Event", EVENT), ("Round", str(game.round)),
             ("Date", date), ("Site", "北京"), ("RedTeam", game.red), ("Red", game.red),
             ("BlackTeam", game.black), ("Black", game.black), ("Result", result), ("ECCO", ""), ("Opening", ""),
         ]
@@ -167,7 +168,7 @@ def record_text(game: Game, dialect: str, declared: str | None = None) -> str:
         return "\r\n".join(lines) + "\r\n" + ADVERT
     upper = dialect == "ccgc"
     tags = [
-        ("Game", "Chinese Chess"), ("Event", "2025 中国计算机博弈锦标赛"), ("Site", "北京"), ("Date", date),
+        ("Game", "Chinese Chess"), ("Event", EVENT), ("Site", "北京"), ("Date", date),
         ("Round", str(game.round)), ("Red", game.red), ("RedElo", ""), ("Black", game.black), ("BlackElo", ""),
         ("Result", result), ("ECCO", "?"), ("Opening", "?"), ("Variation", "?"), ("FEN", "?"),
     ]

@@ -547,6 +547,77 @@ def write_bench(n: int, out: Path, seed: int, jobs: int) -> int:
     return len(made)
 
 
+PIECE_CODES = ("CC", "MSK", "DR10", "DR8")
+
+
+def pieces_plan(n: int, seed: int) -> list[tuple[str, str, str, str, int, str]]:
+    """n games of xiangqi, minishogi and both draughts: events of 500 games, one game type each.
+
+    (folder, code, first team, second team, number in the event, seed).
+    """
+    rng = random.Random(f"pieces:{seed}")
+    n_events = max(1, math.ceil(n / 500))
+    sizes = [n // n_events + (1 if e < n % n_events else 0) for e in range(n_events)]
+    tasks = []
+    for e, size in enumerate(sizes):
+        code = PIECE_CODES[e % len(PIECE_CODES)]
+        folder = f"{2016 + e % 10}-{e + 1:03d}-{code.lower()}"
+        teams = _team_names(rng, rng.randint(8, 16))
+        for i in range(size):
+            a, b = rng.sample(teams, 2)
+            tasks.append((folder, code, a, b, i, f"{seed}:{e}:{i}"))
+    return tasks
+
+
+def pieces_record(task: tuple[str, str, str, str, int, str]) -> tuple[str, bytes]:
+    """Play one game with the demo players of demo_cc, demo_msk or demo_dr; (relative path, bytes)."""
+    import demo_cc
+    import demo_dr
+    import demo_msk
+
+    folder, code, first, second, i, seed = task
+    rng = random.Random(seed)
+    day = 13 + i // 60
+    stamp = f"2025.12.{day:02d} {9 + i % 60 // 6:02d}.{i % 6 * 10:02d}"
+    if code == "CC":
+        cc = demo_cc.Game(first, second, 1 + 3 * (day - 13))  # its round gives the header's date
+        cc.moves, cc.notations, cc.result, cc.ending = demo_cc.play(rng, limit=rng.randint(60, 200))
+        dialect = rng.choice(("ccgc", "ccgc", "iccs", "chinese"))
+        words, event = demo_cc.WORDS[cc.result], demo_cc.EVENT
+        data = demo_cc.record_text(cc, dialect).encode("gb18030" if dialect != "iccs" else "utf-8")
+    elif code == "MSK":
+        msk = demo_msk.play(rng, demo_msk.Game(first, second, stamp[:10], stamp[11:].replace(".", ":")))
+        words, event = demo_msk.WORDS[msk.result], demo_msk.EVENT
+        data = demo_msk.record_text(msk, i % 3).encode("utf-8")
+    else:
+        size, rules = (10, "international") if code == "DR10" else (8, "russian")
+        writer = demo_dr.WRITERS[i % len(demo_dr.WRITERS)]
+        dr = demo_dr.play(size, rules, rng, rng.randint(70, 200), writer.upper_first)
+        dr.first, dr.second = first, second
+        words, event = demo_dr.RESULT_WORDS[dr.result], demo_dr.EVENTS[code][1]
+        data = demo_dr.record_text(dr, writer, stamp[:10]).encode("utf-8")
+    return f"{folder}/{code}-{first} vs {second}-{words}-{stamp} 北京-{event}.txt", data
+
+
+def write_bench_pieces(n: int, out: Path, seed: int, jobs: int) -> int:
+    """Write n records of the piece games (CC, MSK, DR10, DR8) under out; the number written."""
+    tasks = pieces_plan(n, seed)
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in {t[0] for t in tasks}:
+        (out / folder).mkdir(exist_ok=True)
+    made: set[str] = set()
+    if jobs > 1 and n >= 100:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(jobs) as pool:
+            for path, data in pool.imap(pieces_record, tasks, chunksize=16):
+                _write_unique(out, path, data, made)
+    else:
+        for task in tasks:
+            _write_unique(out, *pieces_record(task), made)
+    return len(made)
+
+
 def _write_unique(out: Path, path: str, data: bytes, made: set[str]) -> None:
     # A result that changed can, rarely, make a name collide with another game's.
     stem, n = path[:-4], 2
@@ -1011,6 +1082,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1),
                         help="worker processes for large N (default: CPUs, at most 4)")  # fmt: skip
     parser.add_argument("--demo", action="store_true", help="re-make the demo archive's records")
+    parser.add_argument("--games", choices=("connect", "pieces"), default="connect",
+                        help="connect: C5/C6 records (default); pieces: CC, MSK, DR10 and DR8")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "content",
                         help="content folder for --demo (default: the repository's content/)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -1020,7 +1093,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.n is None or args.outdir is None:
         parser.error("give N and OUTDIR, or --demo")
     start = time.perf_counter()
-    count = write_bench(args.n, args.outdir, args.seed, args.jobs)
+    write = write_bench if args.games == "connect" else write_bench_pieces
+    count = write(args.n, args.outdir, args.seed, args.jobs)
     seconds = time.perf_counter() - start
     print(f"wrote {count} records to {args.outdir} in {seconds:.1f} s ({count / seconds:.0f} records/s)")
     return 0
