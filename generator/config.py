@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import games
-from generator.archive.standings import CHOSEN_TIEBREAKS, TIEBREAKS, Points
+from generator.archive.standings import CHOSEN_TIEBREAKS, MATCH_TIEBREAKS, TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_, T, Term
 
@@ -144,6 +144,9 @@ class GameRules:
     points: Points
     tiebreaks: tuple[str, ...]
     options: Mapping[str, Any]
+    # Whether a pairing plays a match of several games: points are then per
+    # match, and the event page lists the matches (archive.standings).
+    matches: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +261,8 @@ class Config:
 def default_rules(game: games.GameType | None) -> GameRules:
     """The rules of a game type in an event that does not configure it."""
     options = FrozenMap(dict(game.options)) if game is not None else FrozenMap()
-    return GameRules(Points(), tuple(TIEBREAKS), options)
+    matches = game is not None and game.matches
+    return GameRules(Points(), MATCH_TIEBREAKS if matches else tuple(TIEBREAKS), options, matches)
 
 
 def load_config(
@@ -595,14 +599,18 @@ class _Reader:
         return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))), position)
 
     def game(self, path: tuple[str, ...], game: games.GameType, table: dict[str, Any]) -> GameRules:
-        self.unknown_keys(path, table, ("points", "tiebreaks", "options"))
+        self.unknown_keys(path, table, ("points", "tiebreaks", "options", "matches"))
         default = default_rules(game)
         points = self.points(path + ("points",), table["points"]) if "points" in table else default.points
-        tiebreaks = self.tiebreaks(path + ("tiebreaks",), table["tiebreaks"]) if "tiebreaks" in table else default.tiebreaks
+        matches = self.boolean(path + ("matches",), table["matches"], default.matches) if "matches" in table else default.matches
+        if "tiebreaks" in table:
+            tiebreaks = self.tiebreaks(path + ("tiebreaks",), table["tiebreaks"])
+        else:
+            tiebreaks = MATCH_TIEBREAKS if matches else tuple(TIEBREAKS)
         options = dict(game.options)
         if "options" in table:
             options.update(self.options(path + ("options",), game, table["options"]))
-        return GameRules(points, tiebreaks, FrozenMap(options))
+        return GameRules(points, tiebreaks, FrozenMap(options), matches)
 
     def points(self, path: tuple[str, ...], value: Any) -> Points:
         table = self.table(path, value)
@@ -988,6 +996,7 @@ def _event_json(event: EventConfig) -> dict[str, Any]:
                 "points": [rules.points.win, rules.points.draw, rules.points.loss],
                 "tiebreaks": list(rules.tiebreaks),
                 "options": dict(rules.options),
+                "matches": rules.matches,
             }
             for code, rules in event.games.items()
         },

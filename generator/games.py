@@ -72,6 +72,10 @@ class GameType:
     # Whether its results are scores (boxes, chips, bridge points): the
     # standings then add each team's up (see archive.standings).
     scored: bool = False
+    # Whether a pairing plays a match of several games (EinStein): the
+    # event page lists the matches and the standings count match points,
+    # unless the event says otherwise (``matches`` in site.toml).
+    matches: bool = False
 
     @property
     def name(self) -> Named:

@@ -65,6 +65,8 @@ class Table:
     rows: list[standings.Row]
     cross: dict[str, dict[str, list[standings.CrossGame]]]
     games: list[GameEntry]
+    # Where pairings play matches: each match, its games' Played.game_id the entries' url.
+    matches: list[standings.Match] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -91,6 +93,7 @@ class Section:
     cross: dict[str, dict[str, list[standings.CrossGame]]]
     games: list[GameEntry]
     divisions: list[Division] = field(default_factory=list)
+    matches: list[standings.Match] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -368,7 +371,7 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
         rules = config.rules_for(key, code)
         section_games = by_code[code]
         whole = _table(section_games, rules)
-        section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games)
+        section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games, matches=whole.matches)
         section.divisions = _divisions(section_games, rules)
         sections.append(section)
     return Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
@@ -376,14 +379,39 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
 
 def _table(entries: list[GameEntry], rules: GameRules) -> Table:
     team_names = sorted({t for e in entries for t in e.players if t})
+    match_of = _match_keys(entries) if rules.matches else {}
     played = [
-        standings.Played(e.url, e.first, e.second, e.summary.result, e.more, e.summary.score)  # type: ignore[arg-type]
+        standings.Played(
+            e.url, e.first, e.second, e.summary.result, e.more, e.summary.score, match_of.get(e.id, "")  # type: ignore[arg-type]
+        )
         for e in entries
         if e.counted
     ]
-    rows = standings.standings(team_names, played, rules.points, rules.tiebreaks)
+    rows = standings.standings(team_names, played, rules.points, rules.tiebreaks, by_match=rules.matches)
     order = [row.team for row in rows]
-    return Table(order, rows, standings.crosstable(order, played), entries)
+    if not rules.matches:
+        return Table(order, rows, standings.crosstable(order, played), entries)
+    found = standings.matches(played)
+    return Table(order, rows, standings.match_crosstable(order, found), entries, found)
+
+
+def _match_keys(entries: list[GameEntry]) -> dict[str, str]:
+    """The match of each two-team game, by game id: where pairings play matches.
+
+    A file of several games is one match (EinStein's files are); games of
+    one game per file are one match per pair of teams in the table (the two
+    games of a xiangqi pairing, red and black).
+    """
+    per_file = Counter(e.source for e in entries)
+    keys = {}
+    for e in entries:
+        if e.more or not (e.first and e.second):
+            continue
+        if per_file[e.source] > 1:
+            keys[e.id] = f"file:{e.source}"
+        else:
+            keys[e.id] = "pair:" + "\x00".join(sorted((e.first, e.second)))
+    return keys
 
 
 def _divisions(entries: list[GameEntry], rules: GameRules) -> list[Division]:

@@ -16,6 +16,14 @@ Head-to-head is a mini-league recomputed inside each group still level at the
 moment it is applied, so it means "points earned against the teams I am tied
 with", as organisers expect.
 
+Where pairings play matches of several games (EinStein, or any game whose
+event says so), :func:`matches` gathers the games of each match and the
+standings count matches instead of games: a match is won by the team that
+won more of its games (a draw counts half), its points come from
+:class:`Points`, and the tie-break ``game-points`` (局分) is the games won
+over all matches. Head-to-head, Sonneborn-Berger and wins then count
+matches too.
+
 A game may have more than two seats (Dou Dizhu three, bridge four): its
 result names every seat that won (``"second+third"``, see
 :func:`generator.model.winner_of`), and each team in it wins, draws or loses
@@ -37,13 +45,19 @@ from generator.model import seats_of
 
 __all__ = [
     "CHOSEN_TIEBREAKS",
+    "GAME_POINTS",
+    "MATCH_TIEBREAKS",
     "SCORE",
     "TIEBREAKS",
     "CrossGame",
+    "Match",
     "Played",
     "Points",
     "Row",
     "crosstable",
+    "match_crosstable",
+    "matches",
+    "share",
     "standings",
 ]
 
@@ -51,8 +65,12 @@ __all__ = [
 TIEBREAKS: tuple[str, ...] = ("head-to-head", "sonneborn-berger", "wins", "second-wins")
 # Not a default: the sum of the scores (Row.score), for the games whose results are scores.
 SCORE = "score"
-# The tie-breaks an event may name (site.toml, generator.config): the defaults, and the score.
-CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE)
+# The games won over all matches (a draw counts half): the first tie-break where pairings play matches.
+GAME_POINTS = "game-points"
+# The tie-breaks an event may name (site.toml, generator.config): the defaults, the score and the game points.
+CHOSEN_TIEBREAKS: tuple[str, ...] = (*TIEBREAKS, SCORE, GAME_POINTS)
+# The default tie-breaks of an event whose pairings play matches ("second-wins" means nothing for a match).
+MATCH_TIEBREAKS: tuple[str, ...] = (GAME_POINTS, "head-to-head", "sonneborn-berger", "wins")
 
 # Comparisons of derived floats are done on rounded values, so that a
 # configuration like ``win = 0.1`` cannot split teams by rounding noise.
@@ -74,7 +92,9 @@ class Played:
 
     ``result`` is "first", "second", "draw", or in a game of more seats the
     seats that won ("third", "second+third"); ``more`` the teams of seats
-    three and on; ``score`` a game won on score: (seat or partnership, score) pairs.
+    three and on; ``score`` a game won on score: (seat or partnership, score) pairs;
+    ``match`` the match the game belongs to, where pairings play matches
+    ("" for a game that stands alone).
     """
 
     game_id: str
@@ -83,6 +103,7 @@ class Played:
     result: str
     more: tuple[str, ...] = ()
     score: tuple[tuple[str, float], ...] = ()
+    match: str = ""
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -96,6 +117,59 @@ class Played:
         """The team's score in the game: of every seat or partnership it sat in, once each."""
         seats = {seat for seat, player in enumerate(self.players) if player == team}
         return sum(value for key, value in self.score if seats.intersection(seats_of(key)))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The games two teams played as one match, and its score in games won (a draw counts half)."""
+
+    key: str  # Played.match of its games
+    first: str  # the team that moved first in its first game
+    second: str
+    games: tuple[Played, ...]
+    first_points: float
+    second_points: float
+
+    @property
+    def result(self) -> str:
+        """"first", "second" or "draw", as a game's result: who won more of the games."""
+        if self.first_points == self.second_points:
+            return "draw"
+        return "first" if self.first_points > self.second_points else "second"
+
+
+def matches(games: Iterable[Played]) -> list[Match]:
+    """The matches of the games that belong to one (:attr:`Played.match`), in the order of the games given.
+
+    A game of more than two teams, or one against a third team (a
+    mislabelled record), is not part of the match: it stays a game.
+    """
+    by_key: dict[str, list[Played]] = defaultdict(list)
+    for game in games:
+        if game.match and not game.more and game.first != game.second:
+            by_key[game.match].append(game)
+    found = []
+    for key, members in by_key.items():
+        first, second = members[0].first, members[0].second
+        own = tuple(g for g in members if {g.first, g.second} == {first, second})
+        points = {first: 0.0, second: 0.0}
+        for game in own:
+            for team in (first, second):
+                points[team] += _fraction(game, team)
+        found.append(Match(key, first, second, own, points[first], points[second]))
+    return found
+
+
+def _by_match(played: list[Played]) -> tuple[list[Played], dict[str, float]]:
+    """The games as matches (each match one Played, keyed by its match), and each team's game points."""
+    found = matches(played)
+    in_match = {id(game) for match in found for game in match.games}
+    game_points: dict[str, float] = defaultdict(float)
+    for match in found:
+        game_points[match.first] += match.first_points
+        game_points[match.second] += match.second_points
+    as_matches = [Played(m.key, m.first, m.second, m.result, match=m.key) for m in found]
+    return as_matches + [g for g in played if id(g) not in in_match], game_points
 
 
 @dataclass(slots=True)
@@ -148,6 +222,11 @@ def _fraction(game: Played, team: str) -> float:
         return 1.0 if winner == team else 0.0
     players = game.players
     return 1.0 if any(players[seat] == team for seat in seats_of(game.result) if seat < len(players)) else 0.0
+
+
+def share(game: Played, team: str) -> float:
+    """The share of the game ``team`` won: 1, ½ or 0 (a match's games, shown one by one)."""
+    return _fraction(game, team)
 
 
 def _points_of(fraction: float, points: Points) -> float:
@@ -253,6 +332,7 @@ def standings(
     games: Iterable[Played],
     points: Points,
     order: Sequence[str] = TIEBREAKS,
+    by_match: bool = False,
 ) -> list[Row]:
     """The standings table of one event, best first.
 
@@ -266,6 +346,11 @@ def standings(
     The head-to-head value shown for a team is its mini-league score inside
     the group it was level with when head-to-head was applied; a team that
     was already alone at that point shows 0.
+
+    ``by_match``: the games of a match (see :func:`matches`) count as one
+    match; its points, wins, draws and losses, and every tie-break but
+    ``game-points``, are then the matches'. Without it, ``game-points`` is
+    the games won (a draw counts half).
     """
     for name in order:
         if name not in CHOSEN_TIEBREAKS:
@@ -274,6 +359,13 @@ def standings(
         (g for g in games if g.first != g.second or (g.more and len(g.teams()) > 1)),
         key=attrgetter("game_id", "first", "second", "result"),
     )
+    game_points: dict[str, float] = defaultdict(float)
+    if by_match:
+        played, game_points = _by_match(played)
+    else:
+        for game in played:
+            for team in game.teams():
+                game_points[team] += _fraction(game, team)
     table = _tally(sorted(set(teams)), played, points)
     sb = _sonneborn_berger(played, table)
     games_of = _games_of(played)
@@ -282,6 +374,7 @@ def standings(
         "wins": {team: float(row.wins) for team, row in table.items()},
         "second-wins": {team: float(row.second_wins) for team, row in table.items()},
         SCORE: {team: row.score for team, row in table.items()},
+        GAME_POINTS: {team: game_points.get(team, 0.0) for team in table},
     }
     values: dict[str, dict[str, float]] = {team: {} for team in table}
 
@@ -346,6 +439,28 @@ class _CrossRow(dict[str, list[CrossGame]]):
         if column in self.listed:
             return []  # a new list, not stored: the row stays as small as the games
         raise KeyError(column)
+
+
+def match_crosstable(teams: Sequence[str], found: Iterable[Match]) -> dict[str, dict[str, list[CrossGame]]]:
+    """As :func:`crosstable`, a cell per match: its score in games won, seen from the row team (``2½:1½``).
+
+    ``CrossGame.game_id`` is the match's key.
+    """
+    listed = frozenset(teams)
+    table: dict[str, dict[str, list[CrossGame]]] = {row: _CrossRow(listed) for row in teams}
+    for match in found:
+        if match.first not in listed or match.second not in listed:
+            continue
+        a, b = games_won(match.first_points), games_won(match.second_points)
+        table[match.first].setdefault(match.second, []).append(CrossGame(match.key, f"{a}:{b}", True))
+        table[match.second].setdefault(match.first, []).append(CrossGame(match.key, f"{b}:{a}", False))
+    return table
+
+
+def games_won(value: float) -> str:
+    """Games won as a match score writes them: 3, ½, 2½."""
+    whole = int(value)
+    return f"{whole if whole or value == 0 else ''}{'½' if value - whole else ''}"
 
 
 def crosstable(teams: Sequence[str], games: Iterable[Played]) -> dict[str, dict[str, list[CrossGame]]]:

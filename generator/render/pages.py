@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from generator import __version__, boards, diagnostics, games
+from generator.archive import standings
 from generator.diagnostics import Diagnostic
 from generator.model import game_id, seats_of
 from generator.pipeline import Processed
@@ -309,7 +310,8 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "name": game_type_name(site, section.code),
                 # A game won on score: its standings add each team's up (unless a tie-break shows it already).
                 "score_sum": _scored(section.code) and "score" not in tiebreaks,
-                "points_rule": strings["points_rule"].format(
+                "by_match": section.rules.matches,
+                "points_rule": strings["points_rule_match" if section.rules.matches else "points_rule"].format(
                     win=_num(section.rules.points.win),
                     draw=_num(section.rules.points.draw),
                     loss=_num(section.rules.points.loss),
@@ -317,14 +319,15 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "tiebreaks": [
                     {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
-                **_table(section, tiebreaks, page, team_href, site),
+                # With groups or stages, each lists its own matches: the overall crosstable links a match's first game.
+                **_table(section, tiebreaks, page, team_href, site, None if section.divisions else section.code),
                 "divisions": [
                     {
-                        "id": f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}",
+                        "id": (division_id := f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}"),
                         "name": _division_name(division.part, strings),
                         "kind": division.part.kind,
                         "placed": len(division.placed),
-                        **_table(division.table, tiebreaks, page, team_href, site),
+                        **_table(division.table, tiebreaks, page, team_href, site, division_id),
                     }
                     for division in section.divisions
                 ],
@@ -354,16 +357,22 @@ CROSSTABLE_MOST_TEAMS = 200
 
 
 def _table(
-    table: Any, tiebreaks: tuple[str, ...], page: str, team_href: Mapping[str, str], site: SiteInfo
+    table: Any, tiebreaks: tuple[str, ...], page: str, team_href: Mapping[str, str], site: SiteInfo, anchor: str | None = ""
 ) -> dict[str, Any]:
     """Standings rows, crosstable and game rows of a section or of one of its groups or stages.
 
     The crosstable's games are dicts read by key, as game rows are (see
     :func:`game_row`): a table of sixteen teams holds hundreds of them.
+    Where pairings play matches, the matches too, each with the id
+    ``<anchor>-match-<n>`` that its crosstable cells link to (``anchor``
+    None: the page does not list them, the cells link their first game).
     """
     strings = site.strings
     games = [game_row(e, page, site, team_href) for e in table.games]
     game_href = {e.url: row["href"] for e, row in zip(table.games, games)}  # the crosstable links them again
+    matches = _matches(table.matches, anchor or "", game_href, team_href)
+    for m in matches:
+        game_href[m["key"]] = "#" + m["id"] if anchor is not None else m["games"][0]["href"]
     crossed = table.teams if len(table.teams) <= CROSSTABLE_MOST_TEAMS else []
     side = {True: strings["first"], False: strings["second"]}
     return {
@@ -404,7 +413,32 @@ def _table(
             for row_team in crossed
         ],
         "games": games,
+        "matches": matches,
     }
+
+
+def _matches(
+    found: list[standings.Match], anchor: str, game_href: Mapping[str, str], team_href: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The matches of a table as the event page lists them: teams, score, and each game from the first team's side."""
+    rows = []
+    for n, match in enumerate(found, 1):
+        played = []
+        for i, game in enumerate(match.games, 1):
+            won = standings.share(game, match.first)
+            played.append({"n": i, "href": game_href.get(game.game_id, ""), "score": standings.games_won(won) or "0"})
+        rows.append({
+            "key": match.key,
+            "id": f"{anchor}-match-{n}",
+            "first": match.first,
+            "first_href": team_href.get(match.first),
+            "second": match.second,
+            "second_href": team_href.get(match.second),
+            "score": f"{standings.games_won(match.first_points)} : {standings.games_won(match.second_points)}",
+            "result": match.result,
+            "games": played,
+        })  # fmt: skip
+    return rows
 
 
 def _num(value: float) -> str:
@@ -454,6 +488,8 @@ def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "rank": r.row.rank,
                 "tied": r.row.tied,
                 "games": r.row.games,
+                # Where pairings played matches the row counts matches: said so ("2 场").
+                "by_match": any(s.rules.matches for s in r.event.sections if s.code == r.code),
                 "wins": r.row.wins,
                 "draws": r.row.draws,
                 "losses": r.row.losses,
