@@ -7,6 +7,7 @@ for single rules are set up with a FEN tag, as the standard allows.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -95,6 +96,15 @@ def test_full_width_move_numbers_and_an_advert_without_a_result():
     record, result = replay(pgn("１．炮二平五 马８进７\n２．马二进三\n============================\n欢迎访问"))
     assert [m.text for m in record.moves] == ["炮二平五", "马８进７", "马二进三"]
     assert not [d for d in record.diagnostics if d.severity == "error"] and len(result.plies) == 3
+
+
+def test_each_move_keeps_its_line_and_column():
+    # Numbers glued to a move, annotations, comments and black's "3..." as written.
+    record = read(pgn("1. H2E2  h9g7!?\n 2.H0-G2 {c} 马８进７\n3...   炮八平五"))
+    assert [(m.text, m.line, m.column) for m in record.moves] == [
+        ("H2E2", 8, 4), ("H9G7", 8, 10), ("H0G2", 9, 4), ("马８进７", 9, 14), ("炮八平五", 10, 8)
+    ]
+    assert record.moves[2].comment == "c" and not record.diagnostics
 
 
 def test_black_first_after_four_spaces_with_a_fen():
@@ -233,6 +243,31 @@ def test_checkmate_decides_and_no_move_may_follow():
 def test_stalemate_loses():
     _, result = replay(pgn("1. A7A8", fen="3k5/9/R8/9/9/9/9/9/9/4K4 w"))
     assert result.decision is not None and (result.decision.winner, result.decision.rule) == ("first", "stalemate")
+    assert ["note", "{loser} has no legal move (stalemate): {winner} wins", {"loser": "second", "winner": "first"}] in (
+        result.plies[0].ops
+    )
+    code, message, number = illegal("3k5/9/R8/9/9/9/9/9/9/4K4 w", "1. A7A8 D9D8")
+    assert code == "RULE-E003" and "had no legal move" in message and number == 2
+
+
+def test_the_mate_is_found_on_its_ply_whatever_follows():
+    # Whether a player has a move left is asked only where it matters (settle()): after the
+    # last move, or before a move that cannot be played. Each way, the same ply ends the game.
+    fen = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w"
+    for moves in ("1. B0B9", "1. B0B9 D9D8", "1. B0B9 zz", "1. B0B9 E0E1", "1. B0B9 将４平５"):
+        record, result = replay(pgn(moves, fen=fen))
+        assert result.decision is not None and (result.decision.rule, result.decision.ply) == ("checkmate", 1), moves
+        assert result.decision.cells == ("D9",)
+        ops = result.plies[0].ops
+        # The checkmate note takes the check note's place, before the general's mark.
+        assert [op[:2] for op in ops if op[0] in ("note", "mark")][-2:] == [["note", "checkmate: {winner} wins"], ["mark", "D9"]]
+        assert len(result.plies) == 1 and len(result.not_replayed) == len(record.moves) - 1
+    code = codes(replay(pgn("1. B0B9 zz", fen=fen))[1].diagnostics)
+    assert code == ["RULE-N001"]  # an unreadable move stays that, as before
+    assert illegal(fen, "1. B0B9 E0E1")[0] == "RULE-E003"  # black moving red's general: over, not "the other side's"
+    # A check the other side answers is no decision, whatever the next move is.
+    _, result = replay(pgn("1. A0A9 D9D8", fen="3k5/9/9/9/9/9/9/9/9/R3K4 w"))
+    assert result.decision is None and len(result.plies) == 2
 
 
 def test_a_declared_result_against_the_checkmate_is_an_error():
@@ -282,6 +317,42 @@ def test_a_file_number_that_fits_two_pieces_is_an_error():
     assert code == "RULE-E508" and "前 or 后" in message and number == 1
 
 
+# Red soldiers doubled on two files: E5 and E6 (red's file 五), C5 and C6 (file 七).
+DOUBLED = "3k5/9/9/2P1P4/2P1P4/9/9/9/9/4K4 w"
+
+
+def test_soldiers_doubled_on_two_files_are_written_with_their_file():
+    _, result = replay(pgn("1. E6E7 D9D8 2. C6B6", fen=DOUBLED))
+    # 前兵 alone would name two soldiers: the page writes the file too.
+    assert [p.label for p in result.plies] == ["前兵五进一", "将４进１", "前兵七平八"]
+
+
+@pytest.mark.parametrize(
+    ("written", "start", "end"),
+    [
+        ("前兵五进一", "E6", "E7"),  # place, soldier, file: the traditional form
+        ("后兵七平八", "C5", "B5"),
+        ("前五进一", "E6", "E7"),  # the soldier left out
+        ("一兵进一", "E6", "E7"),  # the computer standard: counted from the mover's right, front first
+        ("二兵平四", "E5", "F5"),
+        ("三兵平八", "C6", "B6"),
+    ],
+)
+def test_every_usual_way_of_naming_one_of_them_reads(written, start, end):
+    _, result = replay(pgn(f"1. {written}", fen=DOUBLED))
+    assert not [d for d in result.diagnostics if d.severity == "error"], result.diagnostics
+    assert board(result).get(end) == "red soldier" and start not in board(result)
+
+
+@pytest.mark.parametrize(
+    ("written", "words"),
+    [("前兵进一", "write the file too"), ("前三进一", "fewer than two"), ("五兵进一", "there are 4")],
+)
+def test_a_name_that_fits_none_or_two_of_them_is_an_error(written, words):
+    code, message, number = illegal(DOUBLED, f"1. {written}")
+    assert code == "RULE-E508" and words in message and number == 1
+
+
 def test_a_piece_not_on_the_named_file_is_an_error_at_that_move():
     code, message, number = illegal(xiangqi.START_FEN + " w", "1. 炮二平五 马８进７ 2. 马四进三")
     assert code == "RULE-E508" and number == 3 and "四" in message
@@ -294,9 +365,10 @@ def test_horse_and_elephant_moves_name_the_file_they_reach():
 
 
 def test_every_ply_carries_its_coordinates():
-    _, result = replay(pgn("1. 炮二平五"))
-    notes = [op for op in result.plies[0].ops if op[0] == "note"]
-    assert notes[0][1:] == ["in coordinates: {coordinates}", {"coordinates": "H2E2"}]
+    _, result = replay(pgn("1. 炮二平五 h9g7 2. H0-G2"))
+    assert [(p.label, p.alt) for p in result.plies] == [("炮二平五", "H2E2"), ("马８进７", "H9G7"), ("马二进三", "H0G2")]
+    # On hover in the move list, not a note beneath the board.
+    assert not [op for p in result.plies for op in p.ops if op[0] == "note"]
 
 
 # -- the board -----------------------------------------------------------------------
@@ -326,6 +398,24 @@ def test_a_capture_removes_the_piece_when_its_ply_is_shown():
     before = position_after(result.setup, result.plies, 0)
     after = position_after(result.setup, result.plies, 1)
     assert len(before.pieces) == 32 and len(after.pieces) == 31
+
+
+def test_the_move_list_shows_the_coordinates_on_hover(tmp_path):
+    content = tmp_path / "content" / "2025-cc"
+    content.mkdir(parents=True)
+    text = pgn("1. 炮二平五 马８进７ 2. H0G2 1-0", result="1-0")
+    (content / "CC-红队 vs 黑队-先手胜-202512131000.PGN").write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "site")],
+        cwd=tmp_path, capture_output=True, text=True, encoding="utf-8",
+    )
+    assert done.returncode == 0, done.stderr
+    (page,) = (tmp_path / "site" / "games").rglob("*.html")
+    html = page.read_text(encoding="utf-8")
+    links = dict(re.findall(r'<a href="#ply=(\d+)" title="([^"]*)">', html))
+    assert links == {"1": "H2E2", "2": "H9G7", "3": "H0G2"}
+    assert re.search(r'<a href="#ply=1" title="H2E2">.*?炮二平五', html)
+    assert "in coordinates" not in html
 
 
 @pytest.mark.parametrize("encoding", ["gb18030", "utf-8"])

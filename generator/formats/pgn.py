@@ -26,8 +26,9 @@ and J both name the ninth column.
 
 A coordinate move is read to ``point`` and ``to``; a move in Chinese notation
 says which piece only with the position, so it is kept in ``parts`` (its
-canonical form, e.g. ``"C2=5"``: piece letter, file or 前/后/中 as ``f``/``b``/``m``,
-``+`` 进 ``-`` 退 ``=`` 平, number) and the rules engine finds the piece. The
+canonical form, e.g. ``"C2=5"``: piece letter, file or 前/后/中 as ``f``/``b``/``m``
+(followed by the file where one is written, ``"Pf3+1"`` for 前兵三进一), or 一兵/二兵 as
+``#1``/``#2``, then ``+`` 进 ``-`` 退 ``=`` 平, number) and the rules engine finds the piece. The
 side of each move follows from the order of play: red first, or black where
 the set-up says so.
 """
@@ -35,6 +36,7 @@ the set-up says so.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from generator import games, metadata
@@ -88,6 +90,9 @@ _FAMILY = __name__.rsplit(".", 1)[1]
 # may run over lines (a real file's does), but not into the next tag's line,
 # and is bounded, so that a broken tag costs its own line to find out.
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]{0,40})\s*["“”]((?:[^"“”\n]|\n(?![ \t]*\[)){0,4000})["“”]\s*\]')
+# The same for a value on one line, the usual tag: a plain run, which the matcher takes at
+# once, where the above weighs each character. Where it matches, so does the above, alike.
+_LINE_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]{0,40})\s*["“”]([^"“”\n]{0,4000})["“”]\s*\]')
 _GAME_WORDS = frozenset(("chinesechess", "xiangqi", "象棋", "中国象棋", "cc"))
 _GAME_TAG = re.compile(r'\[\s*Game\s*["“”]([^"“”\]]*)', re.I)
 _SIDE_TAG = re.compile(r"\[\s*(?:Red|Black|RedTeam|BlackTeam)\s*[\"“”]")
@@ -111,19 +116,38 @@ _NUMERALS = {
 }
 _ACTIONS = {"进": "+", "進": "+", "退": "-", "平": "="}
 _PLACES = {"前": "f", "后": "b", "後": "b", "中": "m"}
+_ORDINALS = {c: f"#{i}" for i, c in enumerate("一二三四五", 1)}
 _P = "帅帥将將仕士相象马馬傌车車俥炮砲包兵卒"
 _N = "一二三四五六七八九1-9１-９"
-_CHINESE = re.compile(rf"[{_P}][{_N}][进進退平][{_N}]|[前后後中][{_P}][进進退平][{_N}]")
+# 炮二平五; 前马进七 and, soldiers doubled on two files, 前兵三进一 (the file written too) or
+# 前三进一 (the soldier left out); 二兵平四, the computer standard's count of such soldiers.
+_CHINESE = re.compile(
+    rf"[{_P}][{_N}][进進退平][{_N}]|[前后後中][{_P}][{_N}]?[进進退平][{_N}]"
+    rf"|[前后後中][{_N}][进進退平][{_N}]|[一二三四五][{_P}][进進退平][{_N}]"
+)
 # Coordinates: CCGC H2E2 (column J), ICCS h2e2 (column i), either case; "H2-E2" too.
-_COORDINATE = re.compile(r"([A-Ja-j])([0-9])[-–]?([A-Ja-j])([0-9])(?![0-9A-Za-z])")
+_COORDINATE = r"[A-Ja-j][0-9][-–]?[A-Ja-j][0-9](?![0-9A-Za-z])"
 # A move number, "12." (full-width "１２．" too), and "..." where black's move follows alone.
-_NUMBER = re.compile(r"([0-9０-９]+)\s*(?:[.．](?:\s*\.\.)?|、|…)(?:\s*(?:\.\.\.|…))?")
+_NUMBER = r"[0-9０-９]+\s*(?:[.．](?:\s*\.\.)?|、|…)(?:\s*(?:\.\.\.|…))?"
 _RESULT = re.compile(r"(1-0|0-1|1/2-1/2|½-½|1:0|0:1|1/2:1/2|\*)(?![0-9A-Za-z])")
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\S+")
-_ANNOTATION = re.compile(r"[!?+#]+")
 # After "1." four spaces or more and then a move on the same line: red's move left out.
 _BLACK_FIRST = re.compile(r"[ \t\u3000]{4,}")
+# What nearly all of a move text is, after any spaces: a coordinate move, a move in Chinese
+# notation (each with its annotation), or a move number. One match per token; the rest
+# (comments, variations, the result, what cannot be read) is dispatched character by character.
+_TOKEN = re.compile(rf"\s*(?:({_COORDINATE})[!?+#]*|({_CHINESE.pattern})[!?+#]*|({_NUMBER}))")
+# The same, where a move may come with its number before it ("12. H2E2"), one match for both.
+_NUMBERED_TOKEN = re.compile(
+    rf"\s*(?:(?:{_NUMBER}\s*)?(?:({_COORDINATE})[!?+#]*|({_CHINESE.pattern})[!?+#]*)|({_NUMBER}))"
+)
+_COORDINATE_TOKEN, _NUMBER_TOKEN = 1, 3
+# A coordinate move as written -> its text as shown and its two points: the same few hundred
+# moves recur in every record, so each is worked out once.
+_COORDINATES: dict[str, tuple[str, tuple[str, int], tuple[str, int]]] = {}
+# The same for a move in Chinese notation: its Move.parts, the canonical form alone.
+_CANONICAL: dict[str, tuple[str | None]] = {}
 
 
 def sniff(text: str) -> str | None:
@@ -151,10 +175,16 @@ def canonical(notation: str) -> str | None:
     """A move in Chinese notation in canonical form (``炮二平五`` -> ``"C2=5"``), None if it is none."""
     if not _CHINESE.fullmatch(notation):
         return None
-    a, b, c, d = notation[0], notation[1], notation[2], notation[3]
+    a, b = notation[0], notation[1]
+    action, number = _ACTIONS[notation[-2]], _NUMERALS[notation[-1]]
     if a in _PLACES:
-        return f"{_PIECES[b]}{_PLACES[a]}{_ACTIONS[c]}{_NUMERALS[d]}"
-    return f"{_PIECES[a]}{_NUMERALS[b]}{_ACTIONS[c]}{_NUMERALS[d]}"
+        if b not in _PIECES:  # 前三进一: a soldier, by its place on the file written
+            return f"P{_PLACES[a]}{_NUMERALS[b]}{action}{number}"
+        file = _NUMERALS[notation[2]] if len(notation) == 5 else ""
+        return f"{_PIECES[b]}{_PLACES[a]}{file}{action}{number}"
+    if a in _ORDINALS and b in _PIECES:  # 二兵平四
+        return f"{_PIECES[b]}{_ORDINALS[a]}{action}{number}"
+    return f"{_PIECES[a]}{_NUMERALS[b]}{action}{number}"
 
 
 @dataclass(slots=True)
@@ -167,6 +197,7 @@ class _Reader:
     tags: dict[str, tuple[str, int]] = field(default_factory=dict)  # name (lower case) -> (value, line)
     trailer: tuple[str, int, int] | None = None  # the result after the moves: (text, line, column)
     black_first: bool = False  # the first move number is followed by four spaces: red's move left out
+    numbered: bool = False  # a move number has been seen: from then on one is matched with its move
 
     def report(self, offset: int, code: str, template: str, /, **args: object) -> None:
         line, column = self.source.position(offset)
@@ -196,7 +227,7 @@ class _Reader:
                 pos += 1
             if pos >= n or text[pos] != "[":
                 return pos
-            m = _TAG.match(text, pos)
+            m = _LINE_TAG.match(text, pos) or _TAG.match(text, pos)
             end_of_line = text.find("\n", pos)
             end_of_line = n if end_of_line < 0 else end_of_line
             if m is None:
@@ -213,8 +244,10 @@ class _Reader:
     def _movetext(self, text: str, pos: int) -> None:
         n = len(text)
         variations_at: int | None = None
-        numbers = 0
         while pos < n:
+            if (after := self._tokens(text, pos)) != pos:
+                pos = after
+                continue
             ch = text[pos]
             if ch.isspace():
                 pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
@@ -241,23 +274,6 @@ class _Reader:
                 line, column = self.source.position(pos)
                 self.trailer = (m.group(1), line, column)
                 break  # what follows the result (an advert, a signature) is no part of the game
-            if m := _NUMBER.match(text, pos):
-                numbers += 1
-                pos = m.end()
-                if numbers == 1 and not self.moves:
-                    gap = _BLACK_FIRST.match(text, pos)
-                    after = gap.end() if gap else pos
-                    if gap and after < n and text[after] not in "\r\n{(":
-                        self.black_first = True
-                continue
-            if m := _COORDINATE.match(text, pos):
-                self._coordinate(m, pos)
-                pos = self._after_annotation(text, m.end())
-                continue
-            if m := _CHINESE.match(text, pos):
-                self._chinese(m.group(0), pos)
-                pos = self._after_annotation(text, m.end())
-                continue
             word = _WORD.match(text, pos).group(0)  # type: ignore[union-attr]
             word = re.split(r"[{(;]", word, maxsplit=1)[0] or word[:1]
             self.report(pos, BAD_MOVE, N_("move {ply}: cannot read {text!r}"), ply=len(self.moves) + 1, text=word[:40])
@@ -267,9 +283,41 @@ class _Reader:
         if variations_at is not None:
             self.report(variations_at, VARIATION, N_("variations in brackets (…) are skipped; the main line is replayed"))
 
-    def _after_annotation(self, text: str, pos: int) -> int:
-        m = _ANNOTATION.match(text, pos)
-        return m.end() if m else pos
+    def _tokens(self, text: str, pos: int) -> int:
+        """Read the moves and move numbers that follow ``pos`` one after another; the offset after them.
+
+        The loop of every record, once per move: a move is read here without a call. Until the
+        first move number is seen (it may say that red's move is left out) a number is a token of
+        its own; from then on the number before a move is matched with it.
+        """
+        moves, starts = self.moves, self.source.line_starts
+        token_at = (_NUMBERED_TOKEN if self.numbered else _TOKEN).match
+        # A match at each offset, not a search: a search would scan on past what cannot be read.
+        while m := token_at(text, pos):
+            token = m.lastindex or 0  # never 0: each alternative is a group
+            pos = m.end()
+            if token == _NUMBER_TOKEN:
+                if not self.numbered:
+                    self.numbered = True
+                    token_at = _NUMBERED_TOKEN.match
+                    if not moves:
+                        self._first_number(text, pos)
+                continue
+            written, at = m.group(token), m.start(token)
+            line = bisect_right(starts, at)  # 1-based: the number of lines starting at or before
+            if token == _COORDINATE_TOKEN:
+                known = _COORDINATES.get(written) or _coordinates(written)
+                moves.append(Move("?", known[0], known[1], line, at - starts[line - 1] + 1, to=known[2]))
+            else:
+                parts = _CANONICAL.get(written) or _canonical(written)
+                moves.append(Move("?", written, None, line, at - starts[line - 1] + 1, parts=parts))
+        return pos
+
+    def _first_number(self, text: str, pos: int) -> None:
+        """After the first move number: four spaces or more, then a move on the same line, leave red's move out."""
+        gap = _BLACK_FIRST.match(text, pos)
+        if gap and gap.end() < len(text) and text[gap.end()] not in "\r\n{(":
+            self.black_first = True
 
     def _skip_variation(self, text: str, pos: int) -> int:
         """The offset after the variation opening at ``pos`` (nested ones and comments included)."""
@@ -297,16 +345,6 @@ class _Reader:
         if body and self.moves:
             last = self.moves[-1]
             last.comment = f"{last.comment}\n{body}" if last.comment else body
-
-    def _coordinate(self, m: re.Match[str], pos: int) -> None:
-        line, column = self.source.position(pos)
-        c1, r1, c2, r2 = m.groups()
-        start, end = (_column(c1), int(r1)), (_column(c2), int(r2))
-        self.moves.append(Move("?", f"{start[0]}{start[1]}{end[0]}{end[1]}", start, line, column, to=end))
-
-    def _chinese(self, written: str, pos: int) -> None:
-        line, column = self.source.position(pos)
-        self.moves.append(Move("?", written, None, line, column, parts=(canonical(written),)))
 
     # -- after the moves --------------------------------------------------------
 
@@ -366,6 +404,20 @@ class _Reader:
         elif trailer:
             header.result, _ = metadata.parse_result(_colon(trailer[0]), self.game)
             header.result_text = trailer[0]
+
+
+def _coordinates(written: str) -> tuple[str, tuple[str, int], tuple[str, int]]:
+    """A coordinate move as shown and its two points, kept in ``_COORDINATES``."""
+    # H2E2, h2e2 or H2-E2: the columns and rows are the first two and the last two characters.
+    start, end = (_column(written[0]), int(written[1])), (_column(written[-2]), int(written[-1]))
+    known = _COORDINATES[written] = (f"{start[0]}{start[1]}{end[0]}{end[1]}", start, end)
+    return known
+
+
+def _canonical(written: str) -> tuple[str | None]:
+    """A move in Chinese notation as Move.parts, kept in ``_CANONICAL``."""
+    parts = _CANONICAL[written] = (canonical(written),)
+    return parts
 
 
 def _column(letter: str) -> str:

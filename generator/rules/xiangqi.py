@@ -17,12 +17,20 @@ stands for the third time gets a note.
 A move in Chinese notation (``炮二平五``, ``前马进七``) names the piece by its
 file or its place on a file, so it is resolved here, against the position;
 every ply is labelled in Chinese notation, whatever the record wrote, with
-the CCGC coordinates in a note beneath the board.
+the CCGC coordinates as its other notation (``Ply.alt``: shown on hover in the
+move list).
+
+Whether the side to move has a move left is asked once per replay, in
+:meth:`XiangqiEngine.settle` (see the driver): the next move of the record
+answers it otherwise. A move is checked by look-ups (:meth:`Position.reaches`,
+one attack test from the general); :meth:`Position.judge` words why a move is
+illegal, and is asked only then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from operator import itemgetter
 from typing import Any
 
 from generator import diagnostics, scene
@@ -126,6 +134,12 @@ STRAIGHT = frozenset((KING, CHARIOT, CANNON, SOLDIER))
 FEN_LETTERS = {**KIND_OF_LETTER, "E": ELEPHANT, "H": HORSE}
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+# Chinese notation of a move whose piece has no twin on its file, by piece, start and target
+# (a few thousand at most): see Position.notation.
+LABELS: dict[int, str] = {}
+# The check note of a ply, which settle() turns into the checkmate note where no move is left.
+CHECK_NOTE = N_("{side} is in check")
+TO_MOVE = (b"\x00", b"\x01")  # the side to move, the last byte of a repetition key
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -211,6 +225,41 @@ def _tables() -> tuple[Any, ...]:
 RAYS, HORSE_MOVES, HORSE_ATTACKS, ELEPHANT_MOVES, STEPS, SOLDIER_ATTACKS = _tables()
 
 
+def _reach_tables() -> tuple[Any, ...]:
+    """Per (start, target) pair, index ``start * 90 + target``: what one move needs, so that checking
+    the move the record names costs look-ups, not the piece's whole list of moves.
+
+    ``lines``: the points strictly between two points of one row or file, as a slice of the cells
+    (None off a line); ``legs``: a horse's leg (-1: no horse move); ``eyes``: per side, an
+    elephant's eye (-1: no elephant move, or one across the river).
+    """
+    size = WIDTH * HEIGHT
+    lines: list[slice | None] = [None] * (size * size)
+    legs = [-1] * (size * size)
+    eyes = ([-1] * (size * size), [-1] * (size * size))
+    for start in range(size):
+        row, col = divmod(start, WIDTH)
+        for target in range(size):
+            r, c = divmod(target, WIDTH)
+            low, high = min(start, target), max(start, target)
+            if r == row and c != col:
+                lines[start * size + target] = slice(low + 1, high, 1)
+            elif c == col and r != row:
+                lines[start * size + target] = slice(low + WIDTH, high, WIDTH)
+        for target, leg in HORSE_MOVES[start]:
+            legs[start * size + target] = leg
+        for side in (0, 1):
+            for target, eye in ELEPHANT_MOVES[side][start]:
+                eyes[side][start * size + target] = eye
+    return tuple(lines), tuple(legs), (tuple(eyes[0]), tuple(eyes[1]))
+
+
+LINES, HORSE_LEGS, ELEPHANT_EYES = _reach_tables()
+# The points a horse attacks a point from, fetched in one call (at least two on any point), to
+# look for a horse among them before looking at the legs.
+HORSE_SOURCES = tuple(itemgetter(*(at for at, _ in attacks)) for attacks in HORSE_ATTACKS)
+
+
 def parse_fen(board_text: str) -> bytearray | None:
     """The cells of a FEN board (ten ranks from black's side), or None if it is not one with a general each."""
     ranks = board_text.split("/")
@@ -270,30 +319,35 @@ class Position:
         if a % WIDTH != b % WIDTH:
             return False
         low, high = min(a, b), max(a, b)
-        cells = self.cells
-        return all(cells[i] == 0 for i in range(low + WIDTH, high, WIDTH))
+        return not any(self.cells[low + WIDTH : high : WIDTH])
 
     def attacker(self, target: int, by: int) -> int:
         """A point from which a piece of side ``by`` attacks ``target``, or -1 (the generals' facing aside)."""
         cells = self.cells
         base = by << 3
         chariot, cannon = base | CHARIOT, base | CANNON
-        for ray in RAYS[target]:
-            screened = False
-            for i in ray:
-                piece = cells[i]
-                if piece:
-                    if screened:
-                        if piece == cannon:
+        # Walk the rays only when a chariot or cannon stands on the row or the file at all: the
+        # membership tests run in C, the walk in Python, and most of the time there is none.
+        row = target - target % WIDTH
+        on_row, on_file = cells[row : row + WIDTH], cells[target % WIDTH :: WIDTH]
+        if chariot in on_row or cannon in on_row or chariot in on_file or cannon in on_file:
+            for ray in RAYS[target]:
+                screened = False
+                for i in ray:
+                    piece = cells[i]
+                    if piece:
+                        if screened:
+                            if piece == cannon:
+                                return i
+                            break
+                        if piece == chariot:
                             return i
-                        break
-                    if piece == chariot:
-                        return i
-                    screened = True
+                        screened = True
         horse = base | HORSE
-        for at, leg in HORSE_ATTACKS[target]:
-            if cells[at] == horse and not cells[leg]:
-                return at
+        if horse in HORSE_SOURCES[target](cells):
+            for at, leg in HORSE_ATTACKS[target]:
+                if cells[at] == horse and not cells[leg]:
+                    return at
         soldier = base | SOLDIER
         for at in SOLDIER_ATTACKS[by][target]:
             if cells[at] == soldier:
@@ -359,6 +413,28 @@ class Position:
         table = STEPS[kind][side][start]
         return [t for t in table if not cells[t] or cells[t] >> 3 != side]
 
+    def reaches(self, side: int, kind: int, start: int, target: int) -> bool:
+        """Whether a piece of ``side`` and ``kind`` on ``start`` can move to ``target``, leaving checks
+        aside; ``target`` is known not to hold the mover's own piece. The same answer as
+        ``target in self.targets(start)``, by a few look-ups."""
+        cells = self.cells
+        k = start * (WIDTH * HEIGHT) + target
+        if kind == CHARIOT or kind == CANNON:
+            line = LINES[k]
+            if line is None:
+                return False
+            between = cells[line]
+            pieces = len(between) - between.count(0)
+            # A chariot's way must be clear; a cannon moves so too, or captures over one screen.
+            return pieces == 0 if kind == CHARIOT or not cells[target] else pieces == 1
+        if kind == HORSE:
+            leg = HORSE_LEGS[k]
+            return leg >= 0 and not cells[leg]
+        if kind == ELEPHANT:
+            eye = ELEPHANT_EYES[side][k]
+            return eye >= 0 and not cells[eye]
+        return target in STEPS[kind][side][start]
+
     def _legal(self, side: int) -> Iterator[tuple[int, int]]:
         cells = self.cells
         for start in range(WIDTH * HEIGHT):
@@ -396,7 +472,7 @@ class Position:
             return OWN_PIECE, N_("move {number}, {move}: {b} holds the mover's own {other}"), {
                 **args, "other": WORDS[other & 7]
             }
-        if target not in self.targets(start):
+        if not self.reaches(side, kind, start, target):
             return self._why_not(side, kind, start, target, args)
         taken = self.push(start, target)
         try:
@@ -481,11 +557,24 @@ class Position:
         """The move in Chinese notation, before it is played: 炮二平五, 马８进７, 前车退三."""
         cells = self.cells
         piece = cells[start]
+        kind = piece & 7
+        if kind != ADVISOR and kind != ELEPHANT and cells[start % WIDTH :: WIDTH].count(piece) > 1:
+            return self._notation(start, target)  # 前/后: the other pieces on the file say which
+        # Otherwise the piece and its two points say it all: worked out once per process.
+        key = (piece << 14) | (start << 7) | target
+        label = LABELS.get(key)
+        if label is None:
+            label = LABELS[key] = self._notation(start, target)
+        return label
+
+    def _notation(self, start: int, target: int) -> str:
+        cells = self.cells
+        piece = cells[start]
         side, kind = piece >> 3, piece & 7
         (r1, c1), (r2, c2) = divmod(start, WIDTH), divmod(target, WIDTH)
         char = CHARACTERS[side][kind]
         head = char + self.file_name(side, c1)
-        if kind not in (ADVISOR, ELEPHANT):
+        if kind != ADVISOR and kind != ELEPHANT and cells[c1::WIDTH].count(piece) > 1:
             same = [r for r in range(HEIGHT) if cells[r * WIDTH + c1] == piece]
             if len(same) > 1:
                 # Front first: red's front is the higher row.
@@ -497,6 +586,11 @@ class Position:
                     head = ("前", "中", "后")[place] + char
                 else:
                     head = "一二三四五"[place] + char
+                if len(same) <= 3 and len(self.crowded(side, piece)) > 1:
+                    # Soldiers doubled on two files: 前兵 alone would name two, so the file is written too
+                    # (前兵三进一), the traditional form; the reader also takes 前三进一 and the
+                    # computer standard's 一兵/二兵 (see resolve()).
+                    head += self.file_name(side, c1)
         ahead = (r2 - r1) * forward(side)
         if ahead == 0:
             return f"{head}平{self.file_name(side, c2)}"
@@ -505,14 +599,30 @@ class Position:
             return f"{head}{action}{NUMERALS[side][abs(ahead)]}"
         return f"{head}{action}{self.file_name(side, c2)}"
 
+    def crowded(self, side: int, piece: int) -> list[list[int]]:
+        """The files holding two or more of ``piece``: each its points front first, the files right to left as
+        ``side`` sees them (its file 1 first)."""
+        cells = self.cells
+        files = []
+        for col in range(WIDTH):
+            if cells[col::WIDTH].count(piece) > 1:
+                points = [i for i in range(col, WIDTH * HEIGHT, WIDTH) if cells[i] == piece]
+                files.append(sorted(points, reverse=side == 0))  # red's front is the higher row
+        return files if side == 1 else files[::-1]  # red's file 一 is column J, black's １ column A
+
     def resolve(self, side: int, code: str) -> tuple[int, int] | tuple[str, str, dict[str, Any]]:
         """A canonical Chinese move (``"C2=5"``, see formats/pgn.py) as (start, target), or why it names no move.
 
         A file number with two such pieces on it reads as the one that can
         make the move (a warning the caller gives), as organisers read it.
+        Where several pieces of a kind share files: ``f``/``m``/``b``
+        (前/中/后) name one by its place on the one file that has several, or
+        on the file written after it (``"Pf3+1"``, 前兵三进一); ``#n`` (一兵,
+        二兵 ...) counts them as the computer standard of xqbase.com does:
+        file by file from the mover's right, front to back on each.
         """
         kind = KIND_OF_LETTER[code[0]]
-        where, action, number = code[1], code[2], int(code[3])
+        where, action, number = code[1:-2], code[-2], int(code[-1])
         piece = (side << 3) | kind
         cells = self.cells
         args: dict[str, Any] = {"piece": WORDS[kind]}
@@ -524,21 +634,10 @@ class Position:
                     **args, "file": self.file_name(side, col)
                 }
         else:
-            files: dict[int, list[int]] = {}
-            for i in (i for i in range(WIDTH * HEIGHT) if cells[i] == piece):
-                files.setdefault(i % WIDTH, []).append(i)
-            crowded = [sorted(group, reverse=side == 0) for group in files.values() if len(group) > 1]
-            if not crowded:
-                return NOTATION, N_(
-                    "move {number}, {move}: 前/后/中 names one of two {piece}s on one file, and no file has two"
-                ), args
-            if len(crowded) > 1:
-                return NOTATION, N_("move {number}, {move}: 前/后/中 is ambiguous: two files have more than one {piece}"), args
-            group = crowded[0]
-            index = {"f": 0, "b": len(group) - 1, "m": 1 if len(group) == 3 else -1}[where]
-            if index < 0:
-                return NOTATION, N_("move {number}, {move}: 中 names the middle one of three {piece}s on a file"), args
-            candidates = [group[index]]
+            found_one = self._named(side, piece, where, args)
+            if isinstance(found_one, tuple):
+                return found_one
+            candidates = [found_one]
         found = [(s, t) for s in candidates if (t := self._target(side, kind, s, action, number)) is not None]
         if not found:
             if kind not in STRAIGHT and action == "=":
@@ -552,6 +651,41 @@ class Position:
         return NOTATION, N_(
             "move {number}, {move}: two {piece}s stand on this file and both could move so; write 前 or 后"
         ), args
+
+    def _named(self, side: int, piece: int, where: str, args: dict[str, Any]) -> int | tuple[str, str, dict[str, Any]]:
+        """The point of the piece 前/中/后 (``where`` f, m, b, maybe with its file) or 一/二/三 (``#n``) names."""
+        crowded = self.crowded(side, piece)
+        if not crowded:
+            return NOTATION, N_(
+                "move {number}, {move}: 前/后/中 names one of two {piece}s on one file, and no file has two"
+            ), args
+        if where[0] == "#":
+            ordinal = int(where[1:])
+            every = [point for group in crowded for point in group]
+            if ordinal > len(every):
+                return NOTATION, N_(
+                    "move {number}, {move}: this names {piece} number {ordinal} of those that share files, and there are {count}"
+                ), {**args, "ordinal": ordinal, "count": len(every)}
+            return every[ordinal - 1]
+        place, file = where[0], where[1:]
+        if file:
+            col = self._column(side, int(file))
+            group = next((g for g in crowded if g[0] % WIDTH == col), None)
+            if group is None:
+                return NOTATION, N_(
+                    "move {number}, {move}: 前/后/中 names one of the {piece}s on file {file}, and that file has fewer than two"
+                ), {**args, "file": self.file_name(side, col)}
+        elif len(crowded) > 1:
+            return NOTATION, N_(
+                "move {number}, {move}: 前/后/中 is ambiguous: two files have more than one {piece}; write the file too "
+                "(前兵三进一)"
+            ), args
+        else:
+            group = crowded[0]
+        index = {"f": 0, "b": len(group) - 1, "m": 1 if len(group) == 3 else -1}[place]
+        if index < 0:
+            return NOTATION, N_("move {number}, {move}: 中 names the middle one of three {piece}s on a file"), args
+        return group[index]
 
     def _column(self, side: int, file: int) -> int:
         return WIDTH - file if side == 0 else file - 1
@@ -603,7 +737,7 @@ class XiangqiEngine(Engine):
         self.seen: dict[bytes, list[int]] = {self._key(first_seat): [0]}
 
     def _key(self, to_move: int) -> bytes:
-        return bytes(self.position.cells) + bytes((to_move,))
+        return bytes(self.position.cells) + TO_MOVE[to_move]
 
     def setup(self) -> list[Op]:
         colours = self.colours
@@ -614,22 +748,27 @@ class XiangqiEngine(Engine):
         ]
 
     def read(self, move: Move) -> Any:
-        if move.point is not None and move.to is not None:
-            return self.locate(move, _index)  # (start, target), or the first point off the board
+        point, to = move.point, move.to
+        if point is not None and to is not None:
+            start, target = POINTS.get(point), POINTS.get(to)
+            if start is not None and target is not None and not move.parts:
+                return start, target
+            return self.locate(move, _index)  # the first point off the board
         if move.parts and isinstance(move.parts[0], str):
             return move.parts[0]
         return None
 
     def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
         position = self.position
-        if isinstance(at, str):
+        cells = position.cells
+        if at.__class__ is str:
             found = position.resolve(seat, at)
             if isinstance(found[0], str):
                 code, template, args = found
                 return self.error(code, move, number, template, args)
             start, target = found
-            piece = position.cells[start]
-            crowded = position.cells[start % WIDTH :: WIDTH].count(piece) > 1  # its twin on the file
+            piece = cells[start]
+            crowded = cells[start % WIDTH :: WIDTH].count(piece) > 1  # its twin on the file
             if at[1].isdigit() and crowded and piece & 7 not in (ADVISOR, ELEPHANT):
                 self.found.append(self.error(AMBIGUOUS, move, number, N_(
                     "move {number}, {move}: two {piece}s stand on this file; read as the one at {a}, "
@@ -637,42 +776,73 @@ class XiangqiEngine(Engine):
                 ), {"piece": WORDS[piece & 7], "a": CELLS[start]}))
         else:
             start, target = at
-        verdict = position.judge(seat, start, target)
-        if verdict is not None:
-            code, template, args = verdict
-            return self.error(code, move, number, template, args)
-        label = position.notation(start, target)
+        piece, taken = cells[start], cells[target]
+        # The legal move, which nearly every move of a record is, by look-ups; judge() says why
+        # another is not, and it alone words the diagnostics.
+        if (
+            not piece or piece >> 3 != seat or start == target or (taken and taken >> 3 == seat)
+            or not position.reaches(seat, piece & 7, start, target)
+        ):
+            return self._refused(move, number, seat, start, target)
+        label = position.notation(start, target)  # the position before the move names it
+        position.push(start, target)
+        if position.facing() or position.attacker(position.kings[seat], 1 - seat) >= 0:
+            position.pop(start, target, taken)
+            return self._refused(move, number, seat, start, target)
+        ids = self.ids
         ops: list[Op] = []
-        taken_id = self.ids[target]
+        taken_id = ids[target]
         if taken_id is not None:
             ops.append(scene.remove(taken_id))
-        piece_id = self.ids[start]
+        piece_id = ids[start]
         assert piece_id is not None
-        ops += [scene.move(piece_id, CELLS[target]), scene.mark(CELLS[start], "from"), scene.mark(CELLS[target], "to")]
-        ops.append(scene.note(N_("in coordinates: {coordinates}"), coordinates=CELLS[start] + CELLS[target]))
-        position.push(start, target)
-        self.ids[target], self.ids[start] = piece_id, None
+        to = CELLS[target]
+        ops += [scene.move(piece_id, to), scene.mark(CELLS[start], "from"), scene.mark(to, "to")]
+        ids[target], ids[start] = piece_id, None
         other = 1 - seat
-        check = position.in_check(other)
-        if not position.has_move(other):
-            if check:
-                ops.append(scene.note(N_("checkmate: {winner} wins"), winner=SEATS[seat]))
-                king = (CELLS[position.kings[other]],)
-                self.decision = Decision(SEATS[seat], "checkmate", number, king, reason=N_("checkmate"))
-            else:
-                ops.append(scene.note(
-                    N_("{loser} has no legal move (stalemate): {winner} wins"), loser=SEATS[other], winner=SEATS[seat]
-                ))
-                self.decision = Decision(
-                    SEATS[seat], "stalemate", number, (), reason=N_("stalemate: the opponent has no legal move")
-                )
-        elif check:
-            ops.append(scene.note(N_("{side} is in check"), side=SEATS[other]))
-        if check:
+        # A legal move never leaves the generals facing: an attack is the only check left.
+        if position.attacker(position.kings[other], seat) >= 0:
+            ops.append(scene.note(CHECK_NOTE, side=SEATS[other]))
             ops.append(scene.mark(CELLS[position.kings[other]], "check"))
+        # Whether ``other`` has a move left is settle()'s, asked only where the game may end.
+        self.unsettled = True
         self.turn = other
-        self.seen.setdefault(self._key(other), []).append(number)
-        return self.ply(move, number, seat, ops, label)
+        key = bytes(cells) + TO_MOVE[other]
+        stood = self.seen.get(key)
+        if stood is None:
+            self.seen[key] = [number]
+        else:
+            stood.append(number)
+        return self.ply(move, number, seat, ops, label, alt=CELLS[start] + to)
+
+    def _refused(self, move: Move, number: int, seat: int, start: int, target: int) -> Diagnostic:
+        """The diagnostic of a move the quick tests of :meth:`play` refused, worded by ``judge()``."""
+        verdict = self.position.judge(seat, start, target)
+        assert verdict is not None, "judge() allows a move play() refused"
+        code, template, args = verdict
+        return self.error(code, move, number, template, args)
+
+    def settle(self, last: Ply) -> None:
+        """A player with no legal move has lost: checkmate in check, stalemate otherwise."""
+        position = self.position
+        loser = self.turn
+        if position.has_move(loser):
+            return
+        winner = 1 - loser
+        if position.in_check(loser):
+            # The checkmate note stands where the check note stood, before the general's mark.
+            ops = last.ops
+            at = next(i for i, op in enumerate(ops) if op[0] == "note" and op[1] == CHECK_NOTE)
+            ops[at] = scene.note(N_("checkmate: {winner} wins"), winner=SEATS[winner])
+            king = (CELLS[position.kings[loser]],)
+            self.decision = Decision(SEATS[winner], "checkmate", last.number, king, reason=N_("checkmate"))
+        else:
+            last.ops.append(scene.note(
+                N_("{loser} has no legal move (stalemate): {winner} wins"), loser=SEATS[loser], winner=SEATS[winner]
+            ))
+            self.decision = Decision(
+                SEATS[winner], "stalemate", last.number, (), reason=N_("stalemate: the opponent has no legal move")
+            )
 
     def ended(self) -> Message:
         rule = self.decision.rule if self.decision else ""
@@ -717,6 +887,15 @@ def _index(point: tuple[str, int]) -> int | None:
     if len(letter) != 1 or letter not in COLUMNS or not 0 <= row < HEIGHT:
         return None
     return row * WIDTH + COLUMNS.index(letter)
+
+
+# Every point a format writes (either case; I for J as ICCS writes it) -> its index, looked up per move.
+POINTS: dict[tuple[str, int], int] = {
+    (letter, row): at
+    for letter in "ABCDEFGHIJabcdefghij"
+    for row in range(HEIGHT)
+    if (at := _index((letter, row))) is not None
+}
 
 
 def start_cells(record: Record) -> tuple[bytearray, Diagnostic | None]:
