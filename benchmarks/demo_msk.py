@@ -86,6 +86,9 @@ def _push(engine: ShogiEngine, game: Game, rng: random.Random) -> None:
     move = Move(text[0], text, start, 0, 0, to=(text[3], int(text[4])), parts=(text[5:],))
     ply = engine.play(move, engine.read(move), len(game.moves) + 1, engine.turn)
     assert isinstance(ply, Ply), ply
+    if engine.unsettled:  # the player needs to know at once whether the game is over (see Engine.settle)
+        engine.unsettled = False
+        engine.settle(ply)
     game.moves.append(text)
     game.times.append(rng.randint(1, 30))
 

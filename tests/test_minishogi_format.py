@@ -155,3 +155,19 @@ def test_damaged_records_never_crash_and_every_diagnostic_has_a_place():
         for d in record.diagnostics + replay.diagnostics:
             assert d.line >= 1 and d.column >= 1, d
             assert d.message
+
+
+def test_plain_move_lines_read_at_once_as_statement_by_statement(monkeypatch):
+    import re
+
+    text = (
+        "V2.1-55\nPI\n+\n+3534GI\nT5\n-3122GI,T6\n+0055FU\n-2514HI,T3.5\n+4114KA,\nT7\n"
+        "-1500FU\n+ 1514HI\n'a comment\n-1514hi\n%TORYO\n+1514HI\n"
+    )
+    quick = read(text)
+    monkeypatch.setattr(csa, "_PLAIN_MOVE", re.compile(r"(?!)"))  # every line statement by statement
+    slow = read(text)
+    assert quick.moves == slow.moves and len(quick.moves) == 9
+    assert [(d.code, d.line, d.column) for d in quick.diagnostics] == [(d.code, d.line, d.column) for d in slow.diagnostics]
+    assert codes(quick.diagnostics) == ["FMT-W705", "FMT-N701"]
+    assert quick.moves[5].to == ("0", 0)  # read; the rules say it is off the board

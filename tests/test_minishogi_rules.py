@@ -232,3 +232,80 @@ def test_the_viewer_sees_promotions_drops_and_the_hand_change_as_they_happen():
     assert {(p.kind, p.at) for p in final.pieces.values() if not p.at.startswith("hand")} == {
         ("OU", "55"), ("OU", "51"), ("NG", "21"), ("KI", "33"), ("FU", "43")
     }
+
+
+def notes(ply) -> list[str]:
+    return [op[1] for op in ply.ops if op[0] == "note"]
+
+
+def test_a_move_after_checkmate_is_refused_and_the_mate_is_noted_on_its_ply():
+    replay = game("-OU11 +FU13 +OU55 +KI00", "+0012KI -1121OU")
+    assert len(replay.plies) == 1 and errors(replay) == ["RULE-E003"]
+    assert replay.decision is not None and replay.decision.rule == "checkmate" and replay.decision.ply == 1
+    assert notes(replay.plies[0]) == ["{loser} is checkmated"]  # instead of the check's note
+    assert [m.text for m in replay.not_replayed] == ["-1121OU"]
+
+
+def test_no_legal_move_without_check_ends_the_game():
+    # Gote's king on 11 is not attacked, but 12 and 22 are the gold's and 21 the bishop's.
+    replay = game("-OU11 +KI23 +KA54 +OU55", "+5443KA")
+    assert replay.decision is not None and replay.decision.rule == "no-move" and replay.decision.winner == "first"
+    assert notes(replay.plies[0]) == ["{loser} has no legal move"]
+    replay = game("-OU11 +KI23 +KA54 +OU55", "+5443KA -1112OU")
+    assert errors(replay) == ["RULE-E003"] and len(replay.plies) == 1
+
+
+def test_a_pawn_drop_that_a_piece_can_take_does_not_mate_unless_that_piece_is_pinned():
+    # The king cannot take the pawn (the gold on 23 guards it) nor step away; the gold on 21 can take it.
+    replay = game("-OU11 -KI21 +KI23 +OU55 +FU00", "+0012FU -2112KI")
+    assert len(replay.plies) == 2 and not errors(replay)
+    # Pinned by the rook on 51 along the first rank, it cannot: the pawn drop mates, which the rules forbid.
+    replay = game("-OU11 -KI21 +KI23 +HI51 +OU55 +FU00", "+0012FU")
+    assert errors(replay) == ["RULE-E706"] and "打ち歩詰め" in replay.diagnostics[0].message
+
+
+def test_a_check_the_start_position_already_holds_is_still_seen():
+    # Gote is in check from the rook before sente's first move (a set-up position may be so).
+    replay = game("-OU11 +HI15 +OU55", "+5545OU")
+    assert notes(replay.plies[0]) == ["{side} is in check"]
+
+
+def test_checks_and_pawn_drop_mates_agree_with_the_full_search_over_random_games():
+    import random
+
+    from generator.model import Move, Ply
+
+    rng = random.Random("msk-checks")
+    seen = {"checks": 0, "mates": 0}
+    for _ in range(12):
+        engine = shogi.ShogiEngine(MSK)
+        for number in range(1, 121):
+            legal = engine.legal_moves()
+            if not legal:
+                break
+            text = rng.choice(legal)
+            start = None if text[1:3] == "00" else (text[1], int(text[2]))
+            move = Move(text[0], text, start, 0, 0, to=(text[3], int(text[4])), parts=(text[5:],))
+            seat = engine.turn
+            ply = engine.play(move, engine.read(move), number, seat)
+            assert isinstance(ply, Ply), ply
+            full = engine._attacked(engine.king[engine.turn], seat)
+            assert engine.checked == full, text
+            seen["checks"] += full
+            # Every pawn drop the side to move could try: refused as a mate exactly when the full search says so.
+            mover = engine.turn
+            for to in range(25):
+                if engine.kind[to] or shogi.far_row(mover, to):
+                    continue
+                engine.kind[to], engine.owner[to], engine.pos[to] = shogi.FU, mover, shogi.CODE[mover][shogi.FU]
+                other = 1 - mover
+                mates = engine._attacked(engine.king[other], mover) and not engine._has_board_move(other)
+                assert engine._pawn_mates(to, mover) == mates, (text, to)
+                seen["mates"] += mates
+                engine.kind[to], engine.owner[to], engine.pos[to] = 0, -1, 0
+            if engine.unsettled:
+                engine.unsettled = False
+                engine.settle(ply)  # as the driver does after the last move
+                if engine.decision is not None:
+                    break
+    assert seen["checks"] > 20 and seen["mates"] > 0, seen

@@ -113,6 +113,12 @@ _SQUARE_PIECE = re.compile(r"([0-9])([0-9])([A-Z]{2})")
 _TIME = re.compile(r"T\s*[0-9]+(?:\.[0-9]+)?")
 _VERSION = re.compile(r"V[0-9][0-9A-Za-z.\-]*")
 _ROW = re.compile(r"P([1-9])(.*)")
+# A line that is one move as the standard writes it, and maybe its time after a comma: most lines of a record.
+_PLAIN_MOVE = re.compile(r"([+-])([0-9]{2})([0-9]{2})(FU|GI|KI|KA|HI|OU|TO|NG|UM|RY)(?:,T[0-9]+(?:\.[0-9]+)?)?")
+# A square as written (two digits) -> the point a Move holds: (file as written, rank); the start of a drop (00) is None.
+_POINTS = {f"{f}{r}": (str(f), r) for f in range(10) for r in range(10)}
+_STARTS: dict[str, tuple[str, int] | None] = {**_POINTS, "00": None}
+_PARTS = {piece: (piece,) for piece in PIECES}  # Move.parts of each piece, shared by the moves
 
 # Special moves: who wins, from the side to move ("mover") at the special move.
 #   "other": the side to move lost; "mover": the side to move won;
@@ -218,7 +224,18 @@ class _Reader(LineReader):
         self.report(at.line, at.column, code, template, **args)
 
     def read(self) -> Record:
+        plain, time, moves = _PLAIN_MOVE.fullmatch, _TIME.fullmatch, self.moves
         for number, line in self.lines():
+            # The lines of the moves section first, read at once: a move as
+            # the standard writes it (after the first move, before any special
+            # one), or a time alone; anything else goes statement by statement.
+            m = plain(line)
+            if m is not None and self.stage == self.MOVES and self.special is None:
+                side, start, to, piece = m.groups()
+                moves.append(Move(side, line[:7], _STARTS[start], number, 1, to=_POINTS[to], parts=_PARTS[piece]))
+                continue
+            if line[:1] == "T" and time(line):
+                continue  # the time a move took: not shown
             for statement in _split(line, number):
                 self._statement(statement)
         if not self.seen_version:

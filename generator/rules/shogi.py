@@ -21,7 +21,9 @@ What the rules decide here:
   (打ち歩詰め);
 * no move may leave the mover's own king in check;
 * a side with no legal move has lost: checkmate, or (as in shogi) a
-  position with no move at all.
+  position with no move at all. That is asked only where it matters
+  (:meth:`ShogiEngine.settle`, after the last move or before a move that
+  cannot be played): the next move of a record answers it otherwise.
 
 A record's piece after the move must be the piece moved or its promotion
 (``+2514HI`` when the piece on 25 is a bishop, as the standard's own example
@@ -135,6 +137,10 @@ SIZE = 5
 CELLS = tuple(f"{SIZE - i % SIZE}{i // SIZE + 1}" for i in range(SIZE * SIZE))
 HAND_CELLS = tuple({k: f"hand{seat}-{KINDS[k]}" for k in HAND_KINDS} for seat in (0, 1))
 COUNT_CELLS = tuple({k: f"hand{seat}-{KINDS[k]}-n" for k in HAND_KINDS} for seat in (0, 1))
+# The scene's ids of a hand's piece and of its ×n badge, and the badge's kinds.
+HAND_IDS = tuple({k: f"h{seat}{KINDS[k]}" for k in HAND_KINDS} for seat in (0, 1))
+BADGE_IDS = tuple({k: f"n{seat}{KINDS[k]}" for k in HAND_KINDS} for seat in (0, 1))
+BADGES = tuple(f"x{n}" for n in range(10))
 
 _ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -222,6 +228,51 @@ def _lines() -> tuple[dict[int, tuple[tuple[int, ...], frozenset[int]]], ...]:
 LINES = _lines()
 
 
+# A piece in ShogiEngine.pos: its kind, plus 16 for gote's; 0 for an empty square (CODE[-1]).
+CODE = (tuple(range(len(KINDS))), tuple(k + 16 if k else 0 for k in range(len(KINDS))), (0,) * len(KINDS))
+HAND_AT = (SIZE * SIZE, SIZE * SIZE + len(KINDS))  # where each seat's counts in hand start, by kind
+TURN_AT = SIZE * SIZE + 2 * len(KINDS)
+
+Attacks = tuple[tuple[tuple[int, frozenset[int]], ...], ...]  # per square: (a neighbour, codes)
+Slides = tuple[tuple[tuple[tuple[int, ...], frozenset[int]], ...], ...]  # per square: (a line outwards, codes)
+
+
+def _step_attacks(by: int) -> Attacks:
+    """Per square: each neighbour and the codes (CODE) of the pieces of ``by`` that step from it onto the square."""
+    return tuple(
+        tuple(
+            (j, codes)
+            for j in NEIGHBOURS[square]
+            if (codes := frozenset(CODE[by][k] for k, reach in STEP[by].items() if square in reach[j]))
+        )
+        for square in range(SIZE * SIZE)
+    )
+
+
+def _slide_attacks(by: int) -> Slides:
+    """Per square: each line outwards from it, and the codes of the pieces of ``by`` that slide along it."""
+    orth = frozenset(CODE[by][k] for k in _ORTH_SLIDERS)
+    diag = frozenset(CODE[by][k] for k in _DIAG_SLIDERS)
+    return tuple(
+        tuple((ray, orth) for ray in RAYS[HI][i]) + tuple((ray, diag) for ray in RAYS[KA][i]) for i in range(SIZE * SIZE)
+    )
+
+
+# Per attacking seat, looked up from the attacked square (see ShogiEngine._attacked).
+STEPS_TO = (_step_attacks(0), _step_attacks(1))
+SLIDES_TO = (_slide_attacks(0), _slide_attacks(1))
+# Per attacking seat, per attacked square, for each square on a line with it: that line outwards,
+# and the codes of the pieces of the seat that slide along it (LINES in codes; see ShogiEngine._checks).
+LINES_TO = tuple(
+    tuple({b: (ray, frozenset(CODE[by][k] for k in sliders)) for b, (ray, sliders) in lines.items()} for lines in LINES)
+    for by in (0, 1)
+)
+
+
+# Per seat, per square: whether it is on the seat's far rank (its promotion zone).
+FAR = tuple(tuple(i // SIZE == (0 if seat == 0 else SIZE - 1) for i in range(SIZE * SIZE)) for seat in (0, 1))
+
+
 def far_row(seat: int, square: int) -> bool:
     """Whether a square is on the far rank of a seat: its promotion zone."""
     return square // SIZE == (0 if seat == 0 else SIZE - 1)
@@ -242,12 +293,18 @@ def square_name(i: int) -> str:
 
 
 SQUARE_NAMES = tuple(FILES[SIZE - i % SIZE] + RANKS[i // SIZE + 1] for i in range(SIZE * SIZE))
+# The start of a move's label, made once: per seat, per square, per kind (▲２四歩); and per seat, per kind
+# for a move to the square of the last move (▲同歩).
+LABELS = tuple(tuple(tuple(MARKS[seat] + name + piece for piece in NAMES) for name in SQUARE_NAMES) for seat in (0, 1))
+SAME_LABELS = tuple(tuple(MARKS[seat] + "同" + piece for piece in NAMES) for seat in (0, 1))
 
 
 class ShogiEngine(Engine):
     """One replay of a minishogi record, from the start position the record writes (None: the standard one)."""
 
-    __slots__ = ("checked", "counts", "hand", "ids", "king", "kind", "last_to", "owner", "repeated", "seen")
+    __slots__ = (
+        "calm", "checked", "counts", "hand", "ids", "king", "kind", "last_to", "note_at", "owner", "pos", "repeated", "seen",
+    )
 
     def __init__(self, game: GameType, options: Mapping[str, Any] | None = None, record: Record | None = None) -> None:
         super().__init__(game, options)
@@ -257,10 +314,15 @@ class ShogiEngine(Engine):
         self.hand = [[0] * len(KINDS), [0] * len(KINDS)]  # per seat, per kind: pieces in hand
         self.king = [-1, -1]  # the square of each seat's king, -1 if none
         self.last_to = -1  # where the last move went (同)
-        self.seen: dict[tuple[tuple[int, ...], ...], int] = {}  # position -> how often it occurred
+        # The position as bytes, kept with the lists above (see _key()): a piece's CODE per square, then
+        # the hands (HAND_AT), then the side to move (TURN_AT). It makes the key of repetition one copy.
+        self.pos = bytearray(TURN_AT + 1)
+        self.seen: dict[bytes, int] = {}  # position -> how often it occurred
         self.counts = int(game.params.get("repetition", 4))
         self.repeated = 0  # the ply of the first fourfold repetition, 0 if none
         self.checked = False  # whether the side to move is in check
+        self.calm = True  # whether the side not to move is out of check at the start (see _start())
+        self.note_at = 0  # where in the last ply's ops settle() puts the note of a mate
         self._start(record)
 
     # -- the start position ----------------------------------------------------------
@@ -282,7 +344,15 @@ class ShogiEngine(Engine):
             self.turn = 1
         if record is not None:
             self._check_setup(record)
+        pos = self.pos
+        for i in range(SIZE * SIZE):
+            pos[i] = CODE[self.owner[i]][self.kind[i]]
+        for seat in (0, 1):
+            pos[HAND_AT[seat] : HAND_AT[seat] + len(KINDS)] = bytes(min(n, 255) for n in self.hand[seat])
         self.checked = self._attacked(self.king[self.turn], 1 - self.turn)
+        # Whether the side not to move is out of check, as in every position a legal move leads to;
+        # a set-up position may not be, and then every check is looked for in full (see _checks()).
+        self.calm = not self._attacked(self.king[1 - self.turn], self.turn)
         self.seen[self._key()] = 1
 
     def _put(self, i: int, seat: int, kind: int) -> None:
@@ -319,39 +389,38 @@ class ShogiEngine(Engine):
                 ops.append(scene.add(self.ids[i], KINDS[self.kind[i]], self.colours[self.owner[i]], CELLS[i]))
         for seat in (0, 1):
             for kind in HAND_KINDS:
-                ops += self._hand_ops(seat, kind, 0, self.hand[seat][kind])
+                self._hand_ops(ops, seat, kind, 0, self.hand[seat][kind])
         return ops
 
-    def _hand_ops(self, seat: int, kind: int, before: int, after: int) -> list[Op]:
-        """The scene of a hand whose count of ``kind`` goes from ``before`` to ``after``: a piece, and ×n from two on."""
-        ops: list[Op] = []
-        piece, badge = f"h{seat}{KINDS[kind]}", f"n{seat}{KINDS[kind]}"
+    def _hand_ops(self, ops: list[Op], seat: int, kind: int, before: int, after: int) -> None:
+        """Add to ``ops`` the scene of a hand whose count of ``kind`` goes from ``before`` to ``after``:
+        a piece, and ×n from two on."""
         if before == 0 and after > 0:
-            ops.append(scene.add(piece, KINDS[kind], self.colours[seat], HAND_CELLS[seat][kind]))
+            ops.append(scene.add(HAND_IDS[seat][kind], KINDS[kind], self.colours[seat], HAND_CELLS[seat][kind]))
         elif before > 0 and after == 0:
-            ops.append(scene.remove(piece))
+            ops.append(scene.remove(HAND_IDS[seat][kind]))
         if before < 2 <= after:
-            ops.append(scene.add(badge, f"x{min(after, 9)}", self.colours[seat], COUNT_CELLS[seat][kind]))
+            ops.append(scene.add(BADGE_IDS[seat][kind], BADGES[min(after, 9)], self.colours[seat], COUNT_CELLS[seat][kind]))
         elif after < 2 <= before:
-            ops.append(scene.remove(badge))
+            ops.append(scene.remove(BADGE_IDS[seat][kind]))
         elif after >= 2 and after != before:
-            ops.append(scene.set_kind(badge, f"x{min(after, 9)}"))
-        return ops
+            ops.append(scene.set_kind(BADGE_IDS[seat][kind], BADGES[min(after, 9)]))
 
     # -- the hooks -----------------------------------------------------------------------
 
     def read(self, move: Move) -> Any:
-        if move.to is None or not move.parts:
+        point, parts = move.to, move.parts
+        if point is None or not parts:
             return None
-        to = INDEX.get(move.to)
+        to = INDEX.get(point)
         if to is None:
-            return OffBoard(f"{move.to[0]}{move.to[1]}")
+            return OffBoard(f"{point[0]}{point[1]}")
         if move.point is None:
-            return (-1, to, move.parts[0])
+            return (-1, to, parts[0])
         start = INDEX.get(move.point)
         if start is None:
             return OffBoard(f"{move.point[0]}{move.point[1]}")
-        return (start, to, move.parts[0])
+        return (start, to, parts[0])
 
     def off_board(self, move: Move, point: Any) -> tuple[str, Mapping[str, Any]]:
         return N_("move {number}, {move}: square {point} is not on the board (files and ranks 1 to 5; 00 is the hand)"), {
@@ -359,49 +428,62 @@ class ShogiEngine(Engine):
         }
 
     def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
+        """A drop (see _drop()), or a move of a piece on the board: its checks, in order, then the ply."""
         start, to, written = at
         if start < 0:
             return self._drop(move, to, written, number, seat)
-        return self._move(move, start, to, written, number, seat)
-
-    def _move(self, move: Move, start: int, to: int, written: str, number: int, seat: int) -> Ply | Diagnostic:
-        kind = self.kind[start]
-        if not kind or self.owner[start] != seat:
-            whose = "" if not kind else f" ({MARKS[self.owner[start]]}{NAMES[kind]})"
+        kinds, owner = self.kind, self.owner
+        kind = kinds[start]
+        if not kind or owner[start] != seat:
+            whose = "" if not kind else f" ({MARKS[owner[start]]}{NAMES[kind]})"
             return self.error(
                 NO_PIECE, move, number, N_("move {number}, {move}: no piece of {side} on {square}{whose}"),
                 {"side": self.names[seat], "square": CELLS[start], "whose": whose},
             )
-        if self.owner[to] == seat:
+        if owner[to] == seat:
             return self.error(
                 OWN_PIECE, move, number, N_("move {number}, {move}: {square} holds a piece of the mover's own side ({piece})"),
-                {"square": CELLS[to], "piece": NAMES[self.kind[to]]},
+                {"square": CELLS[to], "piece": NAMES[kinds[to]]},
             )
-        if not self._reaches(start, to, kind, seat):
+        if to not in STEP[seat][kind][start] and not self._reaches(start, to, kind, seat):
             return self._bad_step(move, number, start, to, kind, seat)
-        promote, problem = self._promotion(move, number, start, to, kind, written, seat)
-        if problem is not None:
-            return problem
-        label = self._label(start, to, kind, seat, promote, move)
-        captured, captured_id = self.kind[to], self.ids[to]
-        piece_id = self.ids[start]
-        exposes = self._exposes(start, kind, seat)
+        far = FAR[seat]
+        zone = far[start] or far[to]
+        # The written piece is, nearly always, the piece moved or its allowed promotion: decided here;
+        # _promotion() words what is wrong with the others.
+        wanted = KIND.get(written, 0)
+        if wanted == kind and not (kind == FU and far[to]):
+            promote = False
+        elif zone and wanted == PROMOTED.get(kind):
+            promote = True
+        else:
+            promote, problem = self._promotion(move, number, start, to, kind, written, seat)
+            if problem is not None:
+                return problem
+        # Whether the full test of the king's safety is needed: the king moves, stands in check, or the piece may be pinned.
+        exposes = kind == OU or self.checked or self._pinned(start, seat)
+        label = self._label(start, to, kind, seat, promote, zone)  # in the position the move is played in
+        ids = self.ids
+        captured, captured_id, piece_id = kinds[to], ids[to], ids[start]
         self._apply(start, to, seat, PROMOTED[kind] if promote else kind)
         if exposes and self._attacked(self.king[seat], 1 - seat):
             self._undo(start, to, seat, kind, captured, captured_id, piece_id)
             return self._self_check(move, number, seat)
-        ops: list[Op] = []
         if captured:
+            ops = [scene.remove(captured_id)]
             base = BASE.get(captured, captured)
-            ops.append(scene.remove(captured_id))
-            have = self.hand[seat][base]
-            self.hand[seat][base] = have + 1
-            ops += self._hand_ops(seat, base, have, have + 1)
-        ops.append(scene.move(piece_id, CELLS[to]))
+            hand = self.hand[seat]
+            have = hand[base]
+            hand[base] = have + 1
+            self.pos[HAND_AT[seat] + base] = min(have + 1, 255)  # a set-up position may hold any number
+            self._hand_ops(ops, seat, base, have, have + 1)
+            ops.append(scene.move(piece_id, CELLS[to]))
+        else:
+            ops = [scene.move(piece_id, CELLS[to])]
         if promote:
             ops.append(scene.set_kind(piece_id, KINDS[PROMOTED[kind]]))
-        ops += [scene.mark(CELLS[start], "from"), scene.mark(CELLS[to], "moved")]
-        return self._after(move, number, seat, to, label, ops)
+        ops += (scene.mark(CELLS[start], "from"), scene.mark(CELLS[to], "moved"))
+        return self._after(move, number, seat, start, to, label, ops)
 
     def _drop(self, move: Move, to: int, written: str, number: int, seat: int) -> Ply | Diagnostic:
         kind = KIND.get(written, 0)
@@ -426,20 +508,24 @@ class ShogiEngine(Engine):
             if problem is not None:
                 return problem
         self.kind[to], self.owner[to], self.ids[to] = kind, seat, f"d{number}"
+        self.pos[to] = CODE[seat][kind]
         self.hand[seat][kind] -= 1
+        self.pos[HAND_AT[seat] + kind] = min(self.hand[seat][kind], 255)
         if self.checked and self._attacked(self.king[seat], 1 - seat):  # a drop only matters when in check
             self._lift(to, seat, kind)
             return self._self_check(move, number, seat)
-        if kind == FU and self._pawn_mates(seat):
+        if kind == FU and self._pawn_mates(to, seat):
             self._lift(to, seat, kind)
             return self.error(
                 BAD_DROP, move, number, N_("move {number}, {move}: a pawn drop may not checkmate (打ち歩詰め)"),
             )
         have = self.hand[seat][kind]
-        ops = self._hand_ops(seat, kind, have + 1, have)
-        ops += [scene.add(f"d{number}", KINDS[kind], self.colours[seat], CELLS[to]), scene.mark(CELLS[to], "moved")]
-        label = f"{MARKS[seat]}{square_name(to)}{NAMES[kind]}打"
-        return self._after(move, number, seat, to, label, ops)
+        ops: list[Op] = []
+        self._hand_ops(ops, seat, kind, have + 1, have)
+        ops.append(scene.add(f"d{number}", KINDS[kind], self.colours[seat], CELLS[to]))
+        ops.append(scene.mark(CELLS[to], "moved"))
+        label = LABELS[seat][to][kind] + "打"
+        return self._after(move, number, seat, -1, to, label, ops)
 
     def _pawn_drop(self, move: Move, number: int, to: int, seat: int) -> Diagnostic | None:
         if far_row(seat, to):
@@ -458,24 +544,29 @@ class ShogiEngine(Engine):
     def _lift(self, to: int, seat: int, kind: int) -> None:
         """Take back a drop that the rules forbid."""
         self.kind[to], self.owner[to], self.ids[to] = 0, -1, ""
+        self.pos[to] = 0
         self.hand[seat][kind] += 1
+        self.pos[HAND_AT[seat] + kind] = min(self.hand[seat][kind], 255)
 
-    def _after(self, move: Move, number: int, seat: int, to: int, label: str, ops: list[Op]) -> Ply:
-        """What follows every legal move: check, the end of the game, repetition; the ply."""
+    def _after(self, move: Move, number: int, seat: int, start: int, to: int, label: str, ops: list[Op]) -> Ply:
+        """What follows every legal move (from ``start``, -1 for a drop, to ``to``): check, repetition; the ply."""
         other = 1 - seat
         self.turn = other
         self.last_to = to
-        check = self.checked = self._attacked(self.king[other], seat)
-        if not self._has_move(other, check):
-            if check:
-                self.decision = Decision(SEATS[seat], "checkmate", number, (CELLS[self.king[other]],), reason=N_("checkmate"))
-                ops.append(scene.note(N_("{loser} is checkmated"), loser=SEATS[other]))
-            else:
-                self.decision = Decision(SEATS[seat], "no-move", number, reason=N_("the opponent has no legal move"))
-                ops.append(scene.note(N_("{loser} has no legal move"), loser=SEATS[other]))
-        elif check:
+        if self.calm:
+            check = self.checked = self._checks(seat, start, to)
+        else:
+            check = self.checked = self._attacked(self.king[other], seat)
+        # Whether ``other`` has a move left is settle()'s question (the next
+        # move of the record answers it); a check is noted now, and settle()
+        # turns the note into the mate's where the check was mate.
+        self.unsettled = True
+        self.note_at = len(ops)
+        if check:
             ops.append(scene.note(N_("{side} is in check"), side=SEATS[other]))
-        key = self._key()
+        pos = self.pos
+        pos[TURN_AT] = other
+        key = bytes(pos)  # as _key()
         seen = self.seen.get(key, 0) + 1
         self.seen[key] = seen
         if seen == self.counts and not self.repeated:
@@ -486,6 +577,25 @@ class ShogiEngine(Engine):
                 N_("move {number}, {move}: the same position occurs for the fourth time (千日手); the declared result stands"),
             ))
         return self.ply(move, number, seat, ops, label)
+
+    def settle(self, last: Ply) -> None:
+        """Checkmate, or no legal move at all: the side to move after ``last`` has lost.
+
+        The note goes where _after() left its place (``note_at``): before a
+        repetition's note, and instead of the check's.
+        """
+        other = self.turn
+        if self._has_move(other, self.checked):
+            return
+        seat = 1 - other
+        if self.checked:
+            self.decision = Decision(
+                SEATS[seat], "checkmate", last.number, (CELLS[self.king[other]],), reason=N_("checkmate")
+            )
+            last.ops[self.note_at] = scene.note(N_("{loser} is checkmated"), loser=SEATS[other])
+        else:
+            self.decision = Decision(SEATS[seat], "no-move", last.number, reason=N_("the opponent has no legal move"))
+            last.ops.insert(self.note_at, scene.note(N_("{loser} has no legal move"), loser=SEATS[other]))
 
     def finish(self, record: Record, replay: Replay) -> None:
         """The special move that ends the record, checked where the rules can: %SENNICHITE and %TSUMI."""
@@ -511,9 +621,38 @@ class ShogiEngine(Engine):
 
     # -- the position -----------------------------------------------------------------------
 
-    def _key(self) -> tuple[tuple[int, ...], ...]:
+    def _key(self) -> bytes:
         """The position for repetition: board, hands, side to move."""
-        return (tuple(self.kind), tuple(self.owner), tuple(self.hand[0]), tuple(self.hand[1]), (self.turn,))
+        pos = self.pos
+        pos[TURN_AT] = self.turn
+        return bytes(pos)
+
+    def _checks(self, seat: int, start: int, to: int) -> bool:
+        """Whether the move ``seat`` has just played (from ``start``, -1 for a drop, to ``to``) checks the other king.
+
+        The other king was not attacked before it (see ``calm``), so only
+        the piece moved can attack it now, or a slider of the mover's that
+        the move uncovered on a line from the king through ``start``.
+        """
+        king = self.king[1 - seat]
+        if king < 0:
+            return False
+        if king in STEP[seat][self.kind[to]][to]:
+            return True
+        pos, lines = self.pos, LINES_TO[seat][king]
+        line = lines.get(to)  # the piece moved, sliding to the king: the first piece from the king is it
+        if line is not None and pos[to] in line[1]:
+            for i in line[0]:
+                if pos[i]:
+                    if i == to:
+                        return True
+                    break
+        line = lines.get(start)  # a slider behind ``start``, uncovered: the first piece from the king is it
+        if line is not None:
+            for i in line[0]:
+                if pos[i]:
+                    return pos[i] in line[1]
+        return False
 
     def _reaches(self, start: int, to: int, kind: int, seat: int) -> bool:
         """Whether the piece on ``start`` moves to ``to`` (pieces in the way block a slide)."""
@@ -540,39 +679,33 @@ class ShogiEngine(Engine):
         """
         if square < 0:
             return False
-        kind, owner = self.kind, self.owner
-        steps = STEP[by]
-        for j in NEIGHBOURS[square]:
-            if owner[j] == by and square in steps[kind[j]][j]:
+        pos = self.pos
+        for j, codes in STEPS_TO[by][square]:
+            if pos[j] in codes:
                 return True
-        for lines, sliders in ((RAYS[HI][square], _ORTH_SLIDERS), (RAYS[KA][square], _DIAG_SLIDERS)):
-            for ray in lines:
-                for j in ray:
-                    if owner[j] >= 0:
-                        if owner[j] == by and kind[j] in sliders:
-                            return True
-                        break
+        for ray, codes in SLIDES_TO[by][square]:
+            for j in ray:
+                if pos[j]:
+                    if pos[j] in codes:
+                        return True
+                    break
         return False
 
     def _apply(self, start: int, to: int, seat: int, kind: int) -> None:
         self.kind[to], self.owner[to], self.ids[to] = kind, seat, self.ids[start]
         self.kind[start], self.owner[start], self.ids[start] = 0, -1, ""
+        pos = self.pos
+        pos[to], pos[start] = CODE[seat][kind], 0
         if kind == OU:
             self.king[seat] = to
 
     def _undo(self, start: int, to: int, seat: int, kind: int, captured: int, captured_id: str, piece_id: str) -> None:
         self.kind[start], self.owner[start], self.ids[start] = kind, seat, piece_id
         self.kind[to], self.owner[to], self.ids[to] = captured, (1 - seat) if captured else -1, captured_id
+        pos = self.pos
+        pos[start], pos[to] = CODE[seat][kind], CODE[1 - seat][captured]
         if kind == OU:
             self.king[seat] = start
-
-    def _exposes(self, start: int, kind: int, seat: int) -> bool:
-        """Whether moving the piece from ``start`` may leave its own king attacked: the full test is needed.
-
-        So when the king moves or stands in check, or the piece may be pinned.
-        (Called before the move is applied: ``start`` still holds the piece.)
-        """
-        return kind == OU or self.checked or self._pinned(start, seat)
 
     def _pinned(self, start: int, seat: int) -> bool:
         """Whether the piece on ``start`` may be pinned: nothing stands between it and its
@@ -641,27 +774,49 @@ class ShogiEngine(Engine):
         """Whether ``seat`` may drop ``kind`` from its hand on the empty square ``to`` (tried, taken back)."""
         if kind == FU and not self._pawn_may_drop(to, seat):
             return False
-        board, owner = self.kind, self.owner
-        board[to], owner[to] = kind, seat
-        allowed = not self._attacked(self.king[seat], 1 - seat) and not (kind == FU and self._pawn_mates(seat))
-        board[to], owner[to] = 0, -1
+        board, owner, pos = self.kind, self.owner, self.pos
+        board[to], owner[to], pos[to] = kind, seat, CODE[seat][kind]
+        allowed = not self._attacked(self.king[seat], 1 - seat) and not (kind == FU and self._pawn_mates(to, seat))
+        board[to], owner[to], pos[to] = 0, -1, 0
         return allowed
 
-    def _pawn_mates(self, seat: int) -> bool:
-        """Whether the pawn ``seat`` has just dropped mates (打ち歩詰め).
+    def _pawn_mates(self, to: int, seat: int) -> bool:
+        """Whether the pawn ``seat`` has just dropped on ``to`` mates (打ち歩詰め).
 
         A drop cannot block a pawn's check (the pawn stands next to the
-        king), so only board moves can answer it.
+        king): only a king's move or a capture of the pawn can answer it,
+        and every other move leaves the pawn attacking the king.
         """
-        return self._attacked(self.king[1 - seat], seat) and not self._has_board_move(1 - seat)
+        other = 1 - seat
+        king = self.king[other]
+        checks = king in STEP[seat][FU][to]
+        if self.calm:  # the other king was not attacked before the drop: only the pawn can attack it
+            return checks and not self._escapes(other, king, to)
+        if not self._attacked(king, seat):
+            return False
+        if not checks:  # checked from elsewhere (a set-up position): every move may answer
+            return not self._has_board_move(other)
+        return not self._escapes(other, king, to)
+
+    def _escapes(self, seat: int, king: int, checker: int) -> bool:
+        """Whether ``seat`` has a king's move, or a capture on ``checker``, that leaves its king unattacked."""
+        for to in self._targets(king, OU, seat):
+            if self._safe(king, to, seat, OU):
+                return True
+        kind, owner = self.kind, self.owner
+        for start in range(SIZE * SIZE):
+            if owner[start] == seat and start != king:
+                k = kind[start]
+                if self._reaches(start, checker, k, seat) and self._safe(start, checker, seat, k):
+                    return True
+        return False
 
     def _pawn_may_drop(self, to: int, seat: int) -> bool:
         return not far_row(seat, to) and not self._pawn_on_file(to, seat)
 
     def _pawn_on_file(self, to: int, seat: int) -> bool:
         """Whether ``seat`` has an unpromoted pawn on the file of ``to`` already (二歩)."""
-        kind, owner = self.kind, self.owner
-        return any(kind[i] == FU and owner[i] == seat for i in range(to % SIZE, SIZE * SIZE, SIZE))
+        return CODE[seat][FU] in self.pos[to % SIZE : SIZE * SIZE : SIZE]
 
     def _targets(self, start: int, kind: int, seat: int) -> list[int]:
         """Every square the piece on ``start`` moves to, not holding a piece of its own side."""
@@ -773,13 +928,17 @@ class ShogiEngine(Engine):
             {"side": self.names[seat]},
         )
 
-    def _label(self, start: int, to: int, kind: int, seat: int, promote: bool, move: Move) -> str:
-        """The move in the usual Japanese notation: ▲２四歩, △同角成, ▲３三銀不成, ▲２二金右."""
-        where = "同" if to == self.last_to else square_name(to)
-        text = MARKS[seat] + where + NAMES[kind] + self._which(start, to, kind, seat)
+    def _label(self, start: int, to: int, kind: int, seat: int, promote: bool, zone: bool) -> str:
+        """The move in the usual Japanese notation: ▲２四歩, △同角成, ▲３三銀不成, ▲２二金右.
+
+        ``zone``: whether the move goes into, within or out of the far rank.
+        """
+        text = SAME_LABELS[seat][kind] if to == self.last_to else LABELS[seat][to][kind]
+        if self.pos.count(CODE[seat][kind], 0, SIZE * SIZE) > 1:  # another such piece of the mover's
+            text += self._which(start, to, kind, seat)
         if promote:
             return text + "成"
-        if may_promote(kind, seat, start, to):
+        if zone and kind in PROMOTED:
             return text + "不成"
         return text
 
