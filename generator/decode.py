@@ -19,7 +19,7 @@ import re
 
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_
-from generator.model import Source, Text
+from generator.model import Source, Text, line_starts
 
 UNDECODABLE = define(
     "ENC-E001",
@@ -59,9 +59,8 @@ _BOMS: tuple[tuple[bytes, str, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16-be", "utf-16"),
 )
 
-# CR alone, LF alone and CRLF each end one line, exactly as Text counts them;
-# computed with a regex because Text's own loop runs per character.
-_EOL = re.compile(r"\r\n|\r|\n")
+# CR alone, LF alone and CRLF each end one line, exactly as Text counts them
+# (model.line_starts), here in bytes: where an undecodable byte stands.
 _EOL_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
@@ -177,11 +176,6 @@ def decode(source: Source, override: str | None = None) -> tuple[Text | None, li
         return None, diagnostics
     assert text is not None  # _try gives the text exactly when it gives no offset
     return _finish(source, text, "gb18030", diagnostics), diagnostics
-
-
-def line_starts(text: str) -> list[int]:
-    """Offsets where each line begins, as :class:`Text` computes them, but fast."""
-    return [0, *(m.end() for m in _EOL.finditer(text))]
 
 
 def _lookup(name: str) -> str | None:

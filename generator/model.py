@@ -9,6 +9,7 @@ behaviour beyond small conveniences.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +74,14 @@ class Source:
     sha256: str
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where each line begins: CR alone, LF alone and CRLF each end one line."""
+    return [0, *(m.end() for m in _LINE_END.finditer(text))]
+
+
 @dataclass(slots=True)
 class Text:
     """A decoded record with the map from character offsets to lines."""
@@ -84,13 +93,7 @@ class Text:
 
     def __post_init__(self) -> None:
         if not self.line_starts:
-            starts = [0]
-            text = self.text
-            for i, ch in enumerate(text):
-                # CR alone, LF alone and CRLF each end one line.
-                if ch == "\n" or (ch == "\r" and not text.startswith("\n", i + 1)):
-                    starts.append(i + 1)
-            self.line_starts = starts
+            self.line_starts = line_starts(self.text)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
