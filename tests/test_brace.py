@@ -367,6 +367,13 @@ def test_read_uses_the_header_code_before_the_file_name():
     assert record.code == "C5"
 
 
+def test_a_file_named_after_another_familys_game_is_read_by_its_header():
+    # The file name's family looks first (GO: the SGF reader), finds no header of its own, and the others are asked.
+    assert formats.sniff(SPEC_C5, "GO") == "C5"
+    assert formats.read(text_of(SPEC_C5), "GO").code == "C5"
+    assert formats.sniff(SPEC_C5, "XX") == "C5"  # a code no game has: every family, in order
+
+
 def test_read_falls_back_to_the_file_names_code():
     record = formats.read(text_of("{[A B][C W];B(J,10)}"), "c6")
     assert record.code == "C6"
