@@ -244,6 +244,72 @@ def test_a_blocked_side_loses_and_no_move_may_follow():
     assert codes(result) == ["RULE-E003"] and "had no legal move" in result.diagnostics[0].message
 
 
+def test_the_end_is_noted_on_the_ply_that_ends_the_game():
+    # The engine decides whether the opponent can still move only after the last move (settle()).
+    taken = from_position(DR10, {28: MAN_L, 23: MAN_U}, "28x19")
+    assert taken.plies[-1].ops[-1][:2] == ["note", "{loser} has no pieces left: {winner} wins"]
+    blocked = from_position(DR10, {36: MAN_U, 41: MAN_L, 47: MAN_L, 30: MAN_L}, "30-24 36-31", first="W")
+    assert len(blocked.plies) == 1 and blocked.decision is not None and blocked.decision.ply == 1
+    assert blocked.plies[0].ops[-1][:2] == ["note", "{loser} has no legal move: {winner} wins"]
+    going_on = from_position(DR10, {36: MAN_U, 41: MAN_L, 47: MAN_L, 30: MAN_L, 1: MAN_U}, "30-24 01-06", first="W")
+    assert going_on.decision is None and not any(op[0] == "note" for ply in going_on.plies for op in ply.ops)
+
+
+@pytest.mark.parametrize("code, rules", [("DR10", "international"), ("DR8", "russian"), ("DR8", "brazilian")])
+def test_the_engines_bitboards_answer_as_the_board_does(code, rules):
+    """The engine's shortcuts (bitboards) against the plain functions on the board, on random positions."""
+    import random
+
+    game = games.GAMES[code]
+    geo = geometry(int(game.params["size"]))
+    rng = random.Random(f"bitboards:{code}:{rules}")
+    crown_mid = dr.RULES[rules][1]
+    for _ in range(300):
+        squares = rng.sample(range(1, geo.count + 1), rng.randint(2, 24))
+        position = {sq: rng.choice((MAN_U, MAN_U, MAN_L, MAN_L, KING_U, KING_L)) for sq in squares}
+        engine = DraughtsEngine(game, {"rules": rules}, "W", position)
+        board = engine.board
+        for side in (UPPER, LOWER):
+            assert engine._can_take(side) == bool(dr.all_captures(board, geo, side, crown_mid)), position
+            assert engine._captures(engine._jumpers(side)) == dr.legal_captures(board, geo, side, rules), position
+            assert engine._can_move(side) == dr.can_move(board, geo, side), position
+
+
+@pytest.mark.parametrize("code, rules", [("DR10", "international"), ("DR8", "russian")])
+def test_the_bitboards_follow_the_moves(code, rules):
+    """After random games (steps, captures, crownings) the engine's bitboards hold what its board holds."""
+    import random
+
+    game = games.GAMES[code]
+    geo = geometry(int(game.params["size"]))
+    rng = random.Random(f"follow:{code}")
+    for _ in range(6):
+        board, side, moves = geo.start(), LOWER, []
+        for _ in range(rng.randint(60, 240)):
+            captures = dr.legal_captures(board, geo, side, rules)
+            if captures:
+                capture = rng.choice(captures)
+                moves.append("x".join(str(sq) for sq in (capture.start, *capture.landings)))
+                dr.make_capture(board, capture)
+            else:
+                steps = [(sq, to) for sq in range(1, geo.count + 1)
+                         if board[sq] and dr.owner(board[sq]) == side for to in dr.steps(board, geo, sq)]
+                if not steps:
+                    break
+                start, to = rng.choice(steps)
+                moves.append(f"{start}-{to}")
+                dr.make_step(board, geo, start, to)
+            side = 1 - side
+        engine = DraughtsEngine(game, {"rules": rules}, "W")
+        result = engine.replay(moves_record(" ".join(moves)))
+        assert not result.diagnostics and len(result.plies) == len(moves)
+        assert engine.board == board
+        assert (result.decision is not None) == (not dr.can_move(board, geo, side))
+        for s in (UPPER, LOWER):
+            assert engine.men[s] == sum(geo.bits[sq] for sq, p in enumerate(board) if p == piece_of(s, False))
+            assert engine.kings[s] == sum(geo.bits[sq] for sq, p in enumerate(board) if p == piece_of(s, True))
+
+
 # -- the site.toml option ------------------------------------------------------------
 
 

@@ -107,6 +107,27 @@ _TOKEN = re.compile(
     r"|(?P<other>\S+)"
 )
 _SQUARE = re.compile(r"[0-9]+")
+# _TOKEN over a whole head at once (sniff): no token crosses a line end, and a
+# header line is one token, as reading line by line skips it. Its one group is a move.
+_HEAD_TOKEN = re.compile(
+    r"(?m)^[^\S\n]*(?:时间|日期|先手方|后手方|先手|结果|地点|赛事|比赛)[^\S\n]*[:：].*"
+    r"|[0-9]+[^\S\n]*\.+"
+    r"|([0-9]+(?:[^\S\n]*[-xX:][^\S\n]*[0-9]+)+)"
+    r"|\*|1/2-1/2"
+    r"|\{[^}\n]*\}?"
+    r"|\S+"
+)
+# A line of plain moves, a round number before them or not: what _TOKEN reads as a round and one or
+# two moves, where a move is written the usual way (digits joined by - or x, no spaces).
+_ROUND = re.compile(
+    r"[ \t]*(?:[0-9]+\.+[ \t]*)?([0-9]+[-x][0-9]+(?:x[0-9]+)*)(?:[ \t]+([0-9]+[-x][0-9]+(?:x[0-9]+)*))?[ \t]*"
+)
+# The header lines that tell a record of this family (sniff).
+_SNIFF_HEADER = re.compile(r"(?m)^\s*(?:先手\s*[:：]\s*[12]|先手方\s*[:：]|结果\s*[:：])")
+# A move that is one of _RESULT_MOVES, spaces allowed around the sign (fullmatch).
+_RESULT_MOVE = re.compile(r"1\s*-\s*[01]|0\s*-\s*[12]|2\s*-\s*0")
+# Characters that _NARROW changes: a line without any is read as it is.
+_WIDE = re.compile(r"[\uff01-\uff5e\u3000\xd7]")
 # Results written as squares would be: no square 0 exists.
 _RESULT_MOVES = frozenset({"1-0", "0-1", "2-0", "0-2", "1-1"})
 # DR results, from the upper side's point of view: "up", "down", "draw".
@@ -161,23 +182,23 @@ def sniff(text: str) -> str | None:
     front rows of the two sides of one board only (10x10: 16-20 and 31-35;
     8x8: 9-12 and 21-24), and no square may lie off that board.
     """
-    head = text[:800].translate(_NARROW)
-    if not re.search(r"(?m)^\s*(?:先手\s*[:：]\s*[12]|先手方\s*[:：]|结果\s*[:：])", head):
+    head = text[:800]
+    if _WIDE.search(head):
+        head = head.translate(_NARROW)
+    if not _SNIFF_HEADER.search(head):
         return None
-    sizes = _family_codes()
-    moves: list[list[int]] = []
-    for line in head.splitlines():
-        if _HEADER.match(line.strip()):
-            continue
-        for m in _TOKEN.finditer(line):
-            if m["move"] and m["move"] not in _RESULT_MOVES:
-                moves.append([int(s) for s in _SQUARE.findall(m["move"])])
+    # One line end for every kind that splitlines() knows, so that _HEAD_TOKEN reads the lines it would.
+    head = "\n".join(head.splitlines())
+    # findall(): the move group of every token, "" for the others.
+    moves = [move for move in _HEAD_TOKEN.findall(head) if move and move not in _RESULT_MOVES]
     if len(moves) < 2:
         return None
-    highest = max(s for move in moves for s in move)
+    sizes = _family_codes()
+    highest = max(map(int, _SQUARE.findall(" ".join(moves))))
+    starts = [int(_SQUARE.match(move)[0]) for move in moves[:2]]  # type: ignore[index]  # a move starts with a square
     fits = []
     for size in sorted(sizes):
-        first, second = front_row(moves[0][0], size), front_row(moves[1][0], size)
+        first, second = front_row(starts[0], size), front_row(starts[1], size)
         if first is not None and second is not None and first != second and highest <= size * size // 2:
             fits.append(size)
     return sizes[fits[0]] if len(fits) == 1 else None
@@ -212,7 +233,17 @@ class _Reader(LineReader):
         self.full_width_at: int | None = None
 
     def read(self) -> Record:
+        moves, head = self.moves, self.head
         for number, line in self.lines():
+            # Most lines are a round of plain moves (12. 20-24 33-29): read here at once, as _line() reads them.
+            plain = _ROUND.fullmatch(line)
+            if plain is not None and not self.stopped and head.trailer is None:
+                first, second = plain.group(1, 2)
+                if not (_is_result(first) or (second and _is_result(second))):
+                    moves.append(_move(first, number, plain.start(1) + 1))
+                    if second:
+                        moves.append(_move(second, number, plain.start(2) + 1))
+                    continue
             self._line(number, line)
         first = self._first_letter()
         self._sides(first)
@@ -229,7 +260,7 @@ class _Reader(LineReader):
         line = raw.strip()
         if not line:
             return
-        plain = raw.translate(_NARROW)
+        plain = raw if raw.isascii() or not _WIDE.search(raw) else raw.translate(_NARROW)
         header = _HEADER.match(line)
         if header:
             self._header(number, header["key"], header["value"].strip())
@@ -263,12 +294,19 @@ class _Reader(LineReader):
             self.meta.event = value or None
 
     def _moves(self, number: int, plain: str) -> None:
+        moves, head = self.moves, self.head
         for m in _TOKEN.finditer(plain):
-            column = m.start() + 1
             kind = m.lastgroup
-            written = m.group()
+            if kind == "move" and not self.stopped and head.trailer is None:
+                # Nearly every token: the usual case first (the order of the checks below, shortened).
+                written = m.group()
+                if not _is_result(written):
+                    moves.append(_move(written, number, m.start() + 1))
+                    continue
             if kind == "round":
                 continue
+            column = m.start() + 1
+            written = m.group()
             if kind == "comment":
                 if self.moves:
                     body = written.strip("{} ")
@@ -373,13 +411,34 @@ class _Reader(LineReader):
         return result
 
 
+def _is_result(written: str) -> bool:
+    """Whether a token read as a move is one of _RESULT_MOVES (a result starts with one digit: a quick no)."""
+    return not written[1].isdigit() and _RESULT_MOVE.fullmatch(written) is not None
+
+
 def _move(written: str, line: int, column: int) -> Move:
     """A move as read: the first square in ``point``, the next in ``to``, the further landings in ``parts``."""
+    known = _READ.get(written)
+    if known is None:
+        known = _read_move(written)
+        if len(_READ) < 20_000:
+            _READ[written] = known
+    text, point, to, capture, parts = known
+    return Move("", text, point, line, column, to=to, capture=capture, parts=parts)
+
+
+# A move as written -> what _move() reads in it: the same few thousand moves come back in
+# every record of an archive (bounded, for an archive of odd writings).
+_READ: dict[str, tuple[str, tuple[str, int], tuple[str, int], bool, tuple[tuple[str, int], ...]]] = {}
+
+
+def _read_move(written: str) -> tuple[str, tuple[str, int], tuple[str, int], bool, tuple[tuple[str, int], ...]]:
+    """The text, squares and sign of a move as written (see _move)."""
     squares = [int(s) for s in _SQUARE.findall(written)]
     capture = bool(re.search(r"[xX:]", written))
     points = [("", s) for s in squares]
     text = ("x" if capture else "-").join(f"{s:02d}" for s in squares)
-    return Move("", text, points[0], line, column, to=points[1], capture=capture, parts=tuple(points[2:]))
+    return text, points[0], points[1], capture, tuple(points[2:])
 
 
 def _value(letter: str) -> str:

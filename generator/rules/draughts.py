@@ -50,7 +50,7 @@ from generator.diagnostics import Diagnostic, define
 from generator.games import GameType
 from generator.i18n import N_, T, Term
 from generator.model import Decision, Move, Op, Ply, Record, Replay
-from generator.rules.engine import SEATS, Engine, Message
+from generator.rules.engine import SEATS, Engine, Message, OffBoard
 
 # Codes of this family: the 8xx block of RULE-.
 NO_PIECE = define(
@@ -122,6 +122,11 @@ COLOURS = ("black", "white")
 # Directions: up-left, up-right, down-left, down-right.
 DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 FORWARD = ((2, 3), (0, 1))  # per side: the upper side moves down
+# Per piece (see piece_of): what the board draws; and the pieces' ids in the scene, per start square.
+KINDS = ("", "man", "king", "man", "king")
+PIECE_COLOURS = ("", "black", "black", "white", "white")
+MAN, KING = (1, 3), (2, 4)  # per side: its man, its king (piece_of)
+_PIECE_IDS = tuple(f"p{sq}" for sq in range(201))  # boards up to 20x20
 
 
 def owner(piece: int) -> int:
@@ -147,7 +152,16 @@ class Geometry:
     columns: tuple[int, ...]  # square -> column from the left
     rays: tuple[tuple[tuple[int, ...], ...], ...]  # square -> direction -> squares along it, nearest first
     jumps: tuple[tuple[tuple[int, int], ...], ...]  # square -> (the square jumped, the square landed on) of a man
+    ahead: tuple[tuple[tuple[int, ...], ...], ...]  # per side: square -> where a man of the side steps from it
     crown: tuple[frozenset[int], frozenset[int]]  # per side: the far row, where its men are crowned
+    # The same squares as bits of an int (see _bitboard): square -> its bit, bit index -> square (0 for
+    # none), the bits of every square, and the index steps of the diagonals: ``near`` down-left and
+    # up-right, ``far`` down-right and up-left (5 and 6 on 10x10).
+    bits: tuple[int, ...]
+    square_at: tuple[int, ...]
+    every: int
+    near: int
+    far: int
 
     def start(self) -> list[int]:
         """The board at the start: upper men on the first rows, lower men on the last."""
@@ -193,11 +207,31 @@ def geometry(size: int) -> Geometry:
     half = size // 2
     crown = (frozenset(range(count - half + 1, count + 1)), frozenset(range(1, half + 1)))
     jumps = tuple(tuple((ray[0], ray[1]) for ray in per if len(ray) >= 2) for per in rays)
+    ahead = tuple(tuple(tuple(per[d][0] for d in FORWARD[side] if per[d]) if per else () for per in rays)
+                  for side in (UPPER, LOWER))
+    bits, square_at = _bitboard(size, rows, columns)
     known = _GEOMETRIES[size] = Geometry(
         size, count, ("", *(str(sq) for sq in range(1, count + 1))), tuple(rows), tuple(columns), tuple(rays), jumps,
-        crown,
+        ahead, crown, bits, square_at, sum(bits), size // 2, size // 2 + 1,
     )
     return known
+
+
+def _bitboard(size: int, rows: list[int], columns: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each square's bit, and each bit's square, in a layout where a diagonal step is one shift.
+
+    Square (row r, column c) is bit ``(r * (size + 1) + c) // 2``: one unused bit
+    every two rows (10x10: bits 10, 21, 32, 43) makes every diagonal neighbour
+    the same distance away, ``size // 2`` or ``size // 2 + 1``, and a shift off the
+    board's edge lands on an unused bit or off the board, never on a square.
+    So one shift and mask asks a question of every piece at once (which men can
+    jump, can any piece move), where a loop over the squares cost far more.
+    """
+    index = [(rows[sq] * (size + 1) + columns[sq]) // 2 for sq in range(1, len(rows))]
+    square_at = [0] * (max(index) + 1)
+    for sq, i in enumerate(index, 1):
+        square_at[i] = sq
+    return (0, *(1 << i for i in index)), tuple(square_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,25 +285,46 @@ def _jump(board: list[int], geo: Geometry, at: int, d: int, king: bool, side: in
 
 
 def piece_captures(board: list[int], geo: Geometry, start: int, crown_mid: bool) -> list[Capture]:
-    """Every complete capture of the piece on ``start`` (none taking fewer pieces filtered out)."""
+    """Every complete capture of the piece on ``start`` (none taking fewer pieces filtered out).
+
+    Each jump is :func:`_jump`, written out here: this search is most of the
+    work of a capture move.
+    """
     piece = board[start]
     side, was_king = owner(piece), is_king(piece)
     crown_row = geo.crown[side]
+    rays, jumps = geo.rays, geo.jumps
+    man, king = MAN[1 - side], KING[1 - side]  # the pieces it may take
     out: list[Capture] = []
 
-    def walk(at: int, king: bool, taken: tuple[int, ...], landings: tuple[int, ...]) -> bool:
-        went = False
-        for d in range(4):
-            jump = _jump(board, geo, at, d, king, side, start, taken)
-            if jump is None:
-                continue
-            went = True
-            over, lands = jump
+    def walk(at: int, flying: bool, taken: tuple[int, ...], landings: tuple[int, ...]) -> bool:
+        """Go on from ``at``, direction by direction; whether the piece could capture from there."""
+        found: list[tuple[int, list[int]]] = []  # (the piece taken, where the piece may land)
+        if flying:
+            for ray in rays[at]:
+                # Along free squares (the start counts as free) to a piece, then the free squares behind it.
+                i, n = 0, len(ray)
+                while i < n and (board[ray[i]] == EMPTY or ray[i] == start):
+                    i += 1
+                if i == n or (board[ray[i]] != man and board[ray[i]] != king) or ray[i] in taken:
+                    continue
+                over, lands = ray[i], []
+                i += 1
+                while i < n and (board[ray[i]] == EMPTY or ray[i] == start):
+                    lands.append(ray[i])
+                    i += 1
+                if lands:
+                    found.append((over, lands))
+        else:
+            for over, land in jumps[at]:
+                if (board[over] == man or board[over] == king) and over not in taken and (board[land] == EMPTY or land == start):
+                    found.append((over, [land]))
+        for over, lands in found:
             further = taken + (over,)
             ends = []
             on = False
             for land in lands:
-                crowned = king or (crown_mid and land in crown_row)
+                crowned = flying or (crown_mid and land in crown_row)
                 if walk(land, crowned, further, landings + (land,)):
                     on = True
                 else:
@@ -277,7 +332,7 @@ def piece_captures(board: list[int], geo: Geometry, start: int, crown_mid: bool)
             if not on:  # a king lands where it can go on, if it can
                 for land, crowned in ends:
                     out.append(Capture(start, landings + (land,), further, crowned or land in crown_row))
-        return went
+        return bool(found)
 
     walk(start, was_king, (), ())
     return out
@@ -305,7 +360,7 @@ def all_captures(board: list[int], geo: Geometry, side: int, crown_mid: bool) ->
 
 def most(captures: list[Capture]) -> list[Capture]:
     """The captures that take the most pieces."""
-    if not captures:
+    if len(captures) < 2:
         return captures
     best = max(len(c.taken) for c in captures)
     return [c for c in captures if len(c.taken) == best]
@@ -322,11 +377,7 @@ def steps(board: list[int], geo: Geometry, start: int) -> list[int]:
                     break
                 out.append(sq)
         return out
-    for d in FORWARD[owner(piece)]:
-        ray = geo.rays[start][d]
-        if ray and board[ray[0]] == EMPTY:
-            out.append(ray[0])
-    return out
+    return [sq for sq in geo.ahead[owner(piece)][start] if board[sq] == EMPTY]
 
 
 def can_move(board: list[int], geo: Geometry, side: int) -> bool:
@@ -380,7 +431,9 @@ def _subsequence(part: tuple[int, ...], whole: tuple[int, ...]) -> bool:
 def matching(captures: list[Capture], squares: tuple[int, ...]) -> list[Capture]:
     """The captures a move as written may be: same start and end, its middle squares among the landings, in order."""
     start, end, middle = squares[0], squares[-1], squares[1:-1]
-    return [c for c in captures if c.start == start and c.end == end and _subsequence(middle, c.landings[:-1])]
+    if not middle:  # most captures are written so, or take one piece
+        return [c for c in captures if c.start == start and c.landings[-1] == end]
+    return [c for c in captures if c.start == start and c.landings[-1] == end and _subsequence(middle, c.landings[:-1])]
 
 
 def _listed(captures: list[Capture], limit: int = 6) -> str:
@@ -413,8 +466,12 @@ class Verdict:
         return self.capture is not None or self.step is not None
 
 
-def judge(board: list[int], geo: Geometry, side: int, rules: str, squares: tuple[int, ...], capture: bool) -> Verdict:
-    """The verdict on a move as written (its squares, and whether it was written as a capture)."""
+def judge(board: list[int], geo: Geometry, side: int, rules: str, squares: tuple[int, ...], capture: bool,
+          legal: list[Capture] | None = None) -> Verdict:
+    """The verdict on a move as written (its squares, and whether it was written as a capture).
+
+    ``legal``: the side's :func:`legal_captures`, where the caller knows them already.
+    """
     start = squares[0]
     piece = board[start]
     if piece == EMPTY:
@@ -423,7 +480,8 @@ def judge(board: list[int], geo: Geometry, side: int, rules: str, squares: tuple
     if owner(piece) != side:
         return Verdict(code=NO_PIECE, template=N_("move {number}, {move}: square {square} holds a piece of the other side"),
                        args={"square": start}, why=T("a move starts from one's own piece"))
-    legal = legal_captures(board, geo, side, rules)
+    if legal is None:
+        legal = legal_captures(board, geo, side, rules)
     if legal:
         return _judge_capture(board, geo, side, rules, squares, capture, legal)
     return _judge_step(board, geo, squares, capture)
@@ -523,9 +581,15 @@ class DraughtsEngine(Engine):
 
     ``position`` (square -> piece, see :func:`piece_of`) starts from another
     position: the records have no set-up, but single rules are tested so.
+
+    Besides ``board`` (square -> piece, what the functions above read), the
+    engine keeps the pieces as bitboards, ``men`` and ``kings`` per side (see
+    :func:`_bitboard`): most moves are plain steps, and whether the side had a
+    capture instead, or whether the opponent can still move, is a few shifts
+    there. The full capture search runs only where a capture exists.
     """
 
-    __slots__ = ("board", "geo", "ids", "other_rules", "rules", "sides")
+    __slots__ = ("board", "geo", "ids", "kings", "men", "other_rules", "rules", "sides")
 
     def __init__(
         self, game: GameType, options: Mapping[str, Any] | None, first_letter: str | None,
@@ -538,8 +602,12 @@ class DraughtsEngine(Engine):
             rules = self.rules = "international"
         self.other_rules = tuple(r for r in game.choices.get("rules", ()) if r != rules and r in RULES)
         # ``position``: square -> piece, a start other than the usual one (tests of single rules).
-        self.board = geo.start() if position is None else [position.get(sq, EMPTY) for sq in range(geo.count + 1)]
-        self.ids: list[str | None] = [f"p{sq}" if self.board[sq] else None for sq in range(geo.count + 1)]
+        self.board = board = geo.start() if position is None else [position.get(sq, EMPTY) for sq in range(geo.count + 1)]
+        self.ids: list[str | None] = [_PIECE_IDS[sq] if board[sq] else None for sq in range(geo.count + 1)]
+        self.men, self.kings = [0, 0], [0, 0]
+        for sq in range(1, geo.count + 1):
+            if board[sq]:
+                (self.kings if is_king(board[sq]) else self.men)[owner(board[sq])] |= geo.bits[sq]
         first = LOWER if first_letter == LETTERS[LOWER] else UPPER
         self.first_letter = LETTERS[first]
         self.sides = (first, 1 - first)  # seat -> side
@@ -550,30 +618,63 @@ class DraughtsEngine(Engine):
         self.names = tuple(side.name for side in order)
 
     def setup(self) -> list[Op]:
-        geo, board = self.geo, self.board
-        return [scene.add(f"p{sq}", "king" if is_king(board[sq]) else "man", COLOURS[owner(board[sq])], geo.cells[sq])
+        geo, board, ids = self.geo, self.board, self.ids
+        return [scene.add(ids[sq], KINDS[board[sq]], PIECE_COLOURS[board[sq]], geo.cells[sq])  # type: ignore[arg-type]
                 for sq in range(1, geo.count + 1) if board[sq] != EMPTY]
 
     def read(self, move: Move) -> Any:
-        count = self.geo.count
-        if move.point is None or move.to is None:
+        point, to = move.point, move.to
+        if point is None or to is None:
             return None
-        return self.locate(move, lambda point: point[1] if 1 <= point[1] <= count else None)
+        count = self.geo.count
+        if move.parts:
+            return self.locate(move, lambda point: point[1] if 1 <= point[1] <= count else None)
+        # A move of two squares, nearly every move: what locate() does, without its loop.
+        start, end = point[1], to[1]
+        if not 1 <= start <= count:
+            return OffBoard(point)
+        if not 1 <= end <= count:
+            return OffBoard(to)
+        return start, end
 
     def play(self, move: Move, at: Any, number: int, seat: int) -> Ply | Diagnostic:
         side = self.sides[seat]
-        verdict = judge(self.board, self.geo, side, self.rules, at, move.capture)
-        if not verdict.legal:
-            return self._illegal(move, number, side, at, verdict)
-        if verdict.code is not None:
-            self.found.append(self.error(verdict.code, move, number, verdict.template, verdict.args))
-        if verdict.capture is not None:
-            ops = self._capture(verdict.capture, seat)
-        else:
-            assert verdict.step is not None
-            ops = self._step(*verdict.step, seat)
+        board, geo = self.board, self.geo
+        # The usual moves are decided here as judge() decides them, from less: a capture written as the
+        # one legal capture it can be; a man's step, or a king's, where the side had no capture.
+        # Anything else (an error, a warning, an ambiguous capture) goes to judge().
+        legal: list[Capture] = []
+        ops: list[Op] | None = None
+        jumpers = self._jumpers(side)
+        if jumpers:
+            if move.capture and not RULES[self.rules][0] and jumpers & geo.bits[at[0]]:
+                # Where any capture may be chosen, the moved piece's own captures say whether this one is legal.
+                own = piece_captures(board, geo, at[0], RULES[self.rules][1])
+                if len(found := matching(own, at)) == 1:
+                    ops = self._capture(found[0], seat)
+            if ops is None:
+                legal = self._captures(jumpers)
+                if move.capture and len(found := matching(legal, at)) == 1:
+                    ops = self._capture(found[0], seat)
+        elif not move.capture and len(at) == 2:
+            start, to = at
+            piece = board[start]
+            if (to in geo.ahead[side][start] and board[to] == EMPTY if piece == MAN[side]
+                    else piece == KING[side] and to in steps(board, geo, start)):
+                ops = self._step(start, to, seat)
+        if ops is None:
+            verdict = judge(board, geo, side, self.rules, at, move.capture, legal)
+            if not verdict.legal:
+                return self._illegal(move, number, side, at, verdict)
+            if verdict.code is not None:
+                self.found.append(self.error(verdict.code, move, number, verdict.template, verdict.args))
+            if verdict.capture is not None:
+                ops = self._capture(verdict.capture, seat)
+            else:
+                assert verdict.step is not None
+                ops = self._step(*verdict.step, seat)
         self.turn = 1 - seat
-        self._decide(ops, number, seat)
+        self.unsettled = True  # whether the opponent can still move: settle(), where it matters
         return self.ply(move, number, seat, ops)
 
     def _illegal(self, move: Move, number: int, side: int, at: tuple[int, ...], verdict: Verdict) -> Diagnostic:
@@ -587,50 +688,143 @@ class DraughtsEngine(Engine):
         return self.error(verdict.code or BAD_STEP, move, number, verdict.template, verdict.args)
 
     def _step(self, start: int, to: int, seat: int) -> list[Op]:
-        ids, cells = self.ids, self.geo.cells
+        ids, geo, board = self.ids, self.geo, self.board
+        cells, bits = geo.cells, geo.bits
         piece_id = ids[start]
         assert piece_id is not None
         ops = [scene.move(piece_id, cells[to]), scene.mark(cells[start], "from"), scene.mark(cells[to], "last")]
         ids[start], ids[to] = None, piece_id
-        if make_step(self.board, self.geo, start, to):
+        # make_step(), and the bitboards with it: every plain move comes here.
+        side = self.sides[seat]
+        piece = board[start]
+        board[start] = EMPTY
+        if piece == KING[side]:
+            board[to] = piece
+            self.kings[side] ^= bits[start] | bits[to]
+        elif to in geo.crown[side]:
+            board[to] = KING[side]
+            self.men[side] ^= bits[start]
+            self.kings[side] |= bits[to]
             ops += self._crowned(piece_id, cells[to], seat)
+        else:
+            board[to] = piece
+            self.men[side] ^= bits[start] | bits[to]
         return ops
 
     def _capture(self, capture: Capture, seat: int) -> list[Op]:
-        ids, cells = self.ids, self.geo.cells
+        ids, cells, bits = self.ids, self.geo.cells, self.geo.bits
         start, end = capture.start, capture.end
         piece_id = ids[start]
         assert piece_id is not None
         route = [cells[start], *(cells[sq] for sq in capture.landings)]
         ops: list[Op] = [scene.path(route, "capture"), scene.move(piece_id, cells[end])]
+        gone = 0
         for sq in capture.taken:
             taken_id = ids[sq]
             if taken_id is not None:
                 ops.append(scene.remove(taken_id))
             ops.append(scene.mark(cells[sq], "taken"))
             ids[sq] = None
+            gone |= bits[sq]
         ops += [scene.mark(cells[start], "from"), scene.mark(cells[end], "last")]
         ids[start], ids[end] = None, piece_id
-        if make_capture(self.board, capture):
+        # make_capture(), and the bitboards with it, as in _step().
+        side, board = self.sides[seat], self.board
+        self.men[1 - side] &= ~gone
+        self.kings[1 - side] &= ~gone
+        piece = board[start]
+        board[start] = EMPTY
+        for sq in capture.taken:
+            board[sq] = EMPTY
+        if piece == KING[side]:
+            board[end] = piece
+            self.kings[side] = self.kings[side] & ~bits[start] | bits[end]
+        elif capture.king:
+            board[end] = KING[side]
+            self.men[side] &= ~bits[start]
+            self.kings[side] |= bits[end]
             ops += self._crowned(piece_id, cells[end], seat)
+        else:
+            board[end] = piece
+            self.men[side] = self.men[side] & ~bits[start] | bits[end]
         return ops
 
     def _crowned(self, piece_id: str, cell: str, seat: int) -> list[Op]:
         note = scene.note(N_("{side}'s man is crowned on {cell}"), side=SEATS[seat], cell=cell)
         return [scene.set_kind(piece_id, "king"), note]
 
-    def _decide(self, ops: list[Op], number: int, seat: int) -> None:
+    # -- the bitboards --------------------------------------------------------------
+
+    def _jumpers(self, side: int) -> int:
+        """The pieces of ``side`` that may capture, as bits: the men that can jump, and every king if one can.
+
+        0: the side has no capture (a first jump goes on into a complete capture; there is none without one).
+        """
+        geo = self.geo
+        near, far = geo.near, geo.far
+        men, kings = self.men[side], self.kings[side]
+        enemy = self.men[1 - side] | self.kings[1 - side]
+        empty = geo.every & ~(men | kings | enemy)
+        # From each free square back over an enemy piece: a man there can jump it.
+        jumpers = men & ((empty >> near & enemy) >> near | (empty >> far & enemy) >> far
+                         | (empty << near & enemy) << near | (empty << far & enemy) << far)
+        if not kings:
+            return jumpers
+        for shift in (near, far):
+            # The squares each king reaches along free squares, then an enemy piece with a free square behind it.
+            reach = ahead = kings
+            while ahead := ahead << shift & empty:
+                reach |= ahead
+            if (reach << shift & enemy) << shift & empty:
+                return jumpers | kings
+            reach = ahead = kings
+            while ahead := ahead >> shift & empty:
+                reach |= ahead
+            if (reach >> shift & enemy) >> shift & empty:
+                return jumpers | kings
+        return jumpers
+
+    def _can_take(self, side: int) -> bool:
+        """Whether ``side`` has a capture."""
+        return self._jumpers(side) != 0
+
+    def _captures(self, jumpers: int) -> list[Capture]:
+        """:func:`legal_captures` of the side whose ``jumpers`` these are, searched from them only, in the same order."""
+        geo, board = self.geo, self.board
+        maximum, crown_mid = RULES[self.rules]
+        found: list[Capture] = []
+        square_at = geo.square_at
+        while jumpers:
+            low = jumpers & -jumpers  # the lowest bit: the squares in order
+            found += piece_captures(board, geo, square_at[low.bit_length() - 1], crown_mid)
+            jumpers ^= low
+        return most(found) if maximum else found
+
+    def _can_move(self, side: int) -> bool:
+        """Whether ``side`` has a legal move (:func:`can_move`)."""
+        geo = self.geo
+        near, far = geo.near, geo.far
+        men, kings = self.men[side], self.kings[side]
+        empty = geo.every & ~(men | kings | self.men[1 - side] | self.kings[1 - side])
+        ahead = men << near | men << far if side == UPPER else men >> near | men >> far  # the upper side moves down
+        if (ahead | kings << near | kings << far | kings >> near | kings >> far) & empty:
+            return True
+        return self._can_take(side)
+
+    # -- the end ------------------------------------------------------------------------
+
+    def settle(self, last: Ply) -> None:
         """After a move: the opponent with no piece or no legal move has lost."""
-        other = self.sides[1 - seat]
-        board = self.board
-        if can_move(board, self.geo, other):
+        seat, loser = 1 - self.turn, self.turn
+        other = self.sides[loser]
+        if self._can_move(other):
             return
-        if not any(p != EMPTY and owner(p) == other for p in board[1:]):
-            ops.append(scene.note(N_("{loser} has no pieces left: {winner} wins"), loser=SEATS[1 - seat], winner=SEATS[seat]))
-            self.decision = Decision(SEATS[seat], "no-pieces", number, reason=N_("all the opponent's pieces captured"))
+        if not self.men[other] | self.kings[other]:
+            last.ops.append(scene.note(N_("{loser} has no pieces left: {winner} wins"), loser=SEATS[loser], winner=SEATS[seat]))
+            self.decision = Decision(SEATS[seat], "no-pieces", last.number, reason=N_("all the opponent's pieces captured"))
         else:
-            ops.append(scene.note(N_("{loser} has no legal move: {winner} wins"), loser=SEATS[1 - seat], winner=SEATS[seat]))
-            self.decision = Decision(SEATS[seat], "no-move", number, reason=N_("the opponent has no legal move"))
+            last.ops.append(scene.note(N_("{loser} has no legal move: {winner} wins"), loser=SEATS[loser], winner=SEATS[seat]))
+            self.decision = Decision(SEATS[seat], "no-move", last.number, reason=N_("the opponent has no legal move"))
 
     def ended(self) -> Message:
         return N_(
