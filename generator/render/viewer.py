@@ -510,7 +510,8 @@ def moves_html(
             label = str(escape(label))
         current = " q-current" if number == last else ""
         n = str(number)  # formatted once, written four times
-        title = f' title="{escape(p.alt)}"' if p.alt else ""
+        alt = p.alt
+        title = f' title="{escape(alt) if _UNSAFE.search(alt) else alt}"' if alt else ""
         append(
             f'{head}{current}" id="ply={n}" data-ply="{n}">'
             f'<a href="#ply={n}"{title}><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
