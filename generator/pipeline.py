@@ -210,12 +210,23 @@ def _process_games(
     if len(records) == 1:
         return [_process_game(source, records[0], from_name, found, options, folder, plies)]
     # The file name's result is the match's (poker's chips, the games won),
-    # not any one game's: each game is compared with its own header only.
-    match = dataclasses.replace(from_name, result=None, result_text=None)
+    # not any one game's, and so is its time: each game is compared with its
+    # own header only. Who moves first changes from game to game of a match,
+    # so the name's two teams are taken in each game's order where they are
+    # the same two teams.
+    match = dataclasses.replace(from_name, result=None, result_text=None, time=None)
     return [
-        _process_game(source, record, dataclasses.replace(match), found if n == 0 else [], options, folder, plies)
+        _process_game(source, record, _named_as_played(match, record), found if n == 0 else [], options, folder, plies)
         for n, record in enumerate(records)
     ]
+
+
+def _named_as_played(match: Metadata, record: Record) -> Metadata:
+    """The file name's facts for one game of a match: its two teams in the order this game's header has them."""
+    header = record.header
+    if (match.first, match.second) == (header.second, header.first) and match.first != match.second:
+        return dataclasses.replace(match, first=header.first, second=header.second)
+    return dataclasses.replace(match)
 
 
 def _process_game(

@@ -147,3 +147,18 @@ def test_an_edit_of_a_match_file_that_changes_no_fact_of_the_index_takes_the_qui
     assert report.quick and report.reparsed == 1 and report.games == 4
     assert "    K d4-d3/c3" in (out / "files" / "cup" / NAME).read_text(encoding="utf-8")
     clean_build_equals(site, out)
+
+
+def test_games_of_a_match_that_alternate_who_moves_first_agree_with_the_file_name() -> None:
+    from generator.pipeline import Source, process_games, sha256
+
+    # Game 2 has Kai moving first: the name "Wen vs Kai" names the match's teams, not each game's order.
+    swapped = MATCH.replace("#PLAYERS Wen | Kai\n#RESULT second", "#PLAYERS Kai | Wen\n#RESULT first", 1)
+    data = swapped.encode("utf-8")
+    name = "cup/HOP-Wen vs Kai-先手胜-2025.12.20 10.00 北京-Cup.txt"
+    played = process_games(Source(name, data, sha256(data)), encoding=None, options={})
+    assert [(p.meta.first, p.meta.second) for p in played] == [("Wen", "Kai"), ("Kai", "Wen"), ("Wen", "Kai")]
+    said = [d.code for p in played for d in p.diagnostics if d.severity != "note"]
+    assert "META-W002" not in said and "META-W003" not in said, said
+    # The name's time is the match's: no game is said to start at 10:00; its date stays.
+    assert {p.meta.time for p in played} == {None} and {p.meta.date for p in played} == {"2025-12-20"}
