@@ -1006,6 +1006,7 @@ def write_demo(content: Path) -> list[DemoFile]:
     written += write_demo_su(content)
     written += write_demo_go(content)
     written += write_demo_pieces(content)
+    written += write_demo_university(content)
     return written
 
 
@@ -1032,6 +1033,26 @@ def write_demo_pieces(content: Path) -> list[DemoFile]:
             (target / name).write_bytes(data)
         print(f"{folder}: {len(files)} files")
         written += [DemoFile(f"{folder}/{name}", data, "") for name, data in files]
+    return written
+
+
+def write_demo_university(content: Path) -> list[DemoFile]:
+    """The Amazons, EinStein and dots-and-boxes events (benchmarks/demo_am.py, demo_wtn.py, demo_db.py)."""
+    import demo_am
+    import demo_db
+    import demo_wtn
+
+    written: list[DemoFile] = []
+    for module in (demo_am, demo_wtn, demo_db):
+        files = module.event_files()
+        target = content / module.FOLDER
+        target.mkdir(parents=True, exist_ok=True)
+        for old in target.glob("*.txt"):
+            old.unlink()
+        for name, data in files.items():
+            (target / name).write_bytes(data)
+        print(f"{module.FOLDER}: {len(files)} files")
+        written += [DemoFile(f"{module.FOLDER}/{name}", data, "") for name, data in files.items()]
     return written
 
 

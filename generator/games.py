@@ -328,6 +328,66 @@ _REGISTRY: dict[str, GameType] = dict(
             options=MappingProxyType({}),
             suffixes=(".txt", ".pgn"),
         ),
+        # EinStein würfelt nicht (formats/einstein.py, rules/einstein.py,
+        # boards/einstein.py): 5x5, red's six numbered pieces start in the
+        # top-left corner, blue's in the bottom-right; either colour may move
+        # first (the record says which); a die picks the piece. A pairing
+        # plays a match of several games, often in one file.
+        "WTN": GameType(
+            code="WTN",
+            name_zh="爱恩斯坦棋",
+            name_en="EinStein würfelt nicht",
+            format="einstein",
+            rules="einstein",
+            board="einstein",
+            first=_RED,
+            second=_BLUE,
+            columns=5,
+            rows=5,
+            # The MARK values of this game's standard: 1 (大劣) to 5 (大好).
+            params=MappingProxyType({"marks": (1, 5)}),
+            options=MappingProxyType({}),
+            first_from_record=True,
+            matches=True,
+        ),
+        # Amazons (formats/amazons.py, rules/amazons.py, boards/amazons.py):
+        # the first player holds white, below; a turn is a queen's move and
+        # the arrow it shoots; who cannot move loses. A file may hold several games.
+        "AM": GameType(
+            code="AM",
+            name_zh="亚马逊棋",
+            name_en="Amazons",
+            format="amazons",
+            rules="amazons",
+            board="amazons",
+            first=_WHITE,
+            second=_BLACK,
+            columns=10,
+            rows=10,
+            # Each seat's queens at the start, in the order of play.
+            params=MappingProxyType({"start": (("a4", "d1", "g1", "j4"), ("a7", "d10", "g10", "j7"))}),
+            options=MappingProxyType({}),
+        ),
+        # Dots and boxes (formats/dots.py, a JSON record; rules/dots.py;
+        # boards/dots.py): 6x6 dots (25 boxes), an edge per move, a completed
+        # box gives its player another move; the score is the boxes taken.
+        # Either colour may move first (轮流先手): the first piece says.
+        "DB": GameType(
+            code="DB",
+            name_zh="点格棋",
+            name_en="Dots and boxes",
+            format="dots",
+            rules="dots",
+            board="dots",
+            first=_RED,
+            second=_BLUE,
+            columns=6,
+            rows=6,
+            params=MappingProxyType({}),
+            options=MappingProxyType({}),
+            first_from_record=True,
+            scored=True,
+        ),
     }
 )
 

@@ -74,6 +74,13 @@ DATE_UNREADABLE = define(
     "The time and place field has no readable date",
     'Write the date and time as "2017.07.29 14:00" followed by the place.',
 )
+UNDECIDED_HEADER = define(
+    "META-N001",
+    "note",
+    "The header leaves the result undecided; the file name's result is used",
+    "Programs write the header before the game ends (输赢未定, 未决胜) and name the "
+    "file after it; nothing to do unless the file name is wrong.",
+)
 
 # ---------------------------------------------------------------------------
 # Comparing names
@@ -366,6 +373,12 @@ _VS_ALONE = re.compile(_RUN_START + r"\s*+-\s*+vs\.?\s*+-\s*", re.IGNORECASE)
 # "先手方贝壳苏拉后手方北信科苏拉卡尔塔后手胜": the teams named by their role.
 _SIDES_NAMED = re.compile(r"先手方?[:：]?(?P<first>.+?)后手方?[:：]?(?P<second>.+)")
 _RESULT_AND_TIME = re.compile(r"(?P<words>\S+)\s+(?P<when>[0-9].*)")
+# The same with nothing between them, as a real writer names its files: "先手胜202507291400"
+# (the naming rule's 12-digit time glued to the result words).
+_RESULT_GLUED_TIME = re.compile(r"(?P<words>\S*[^\s0-9])(?P<when>[0-9]{12})")
+# A name whose code is followed by a colon (full-width, or ASCII and a space), and such colons.
+_COLON_FIELDS = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}\s*(?:：|:\s)")
+_FIELD_COLON = re.compile(r"\s*(?:：|:\s)\s*")
 _LOOKS_LIKE_RESULT = re.compile(r".*(?:胜|胜出|获胜|赢)")
 # File systems keep a name to 255 bytes or characters (Linux: 255 bytes,
 # NTFS: 255 UTF-16 units), so a longer one did not come from a file and is
@@ -390,6 +403,10 @@ def from_filename(name: str) -> Metadata:
     meta = Metadata()
     if len(stem) > NAME_MAX:
         return meta
+    if _COLON_FIELDS.match(stem):
+        # The naming "CODE：先手 vs 后手：先(后)手胜" (a standard's, and a contest GUI's):
+        # after the code, colons separate the fields as "-" does; a time keeps its "10:00".
+        stem = _FIELD_COLON.sub("-", stem)
     code, sep, rest_of_name = stem.partition("-")
     if sep and _is_code(code, rest_of_name):
         meta.code = code.strip().upper()
@@ -488,7 +505,7 @@ def _read_result_segment(
     if recognised:
         return words, result, None, None
     # The standard's own example: "先(后)手胜 yyyymmddttmm" in one segment.
-    m = _RESULT_AND_TIME.fullmatch(words)
+    m = _RESULT_AND_TIME.fullmatch(words) or _RESULT_GLUED_TIME.fullmatch(words)
     if m and _when_starts(m["when"]):
         result, recognised = parse_result(m["words"], game, first, second)
         if recognised:
@@ -583,14 +600,22 @@ def merge(
             code = {"place": PLACE_DIFFERS, "event": EVENT_DIFFERS}.get(field, TEAM_DIFFERS)
             warn(code, what, n, h)
 
-    # The result and the words it was read from travel together.
-    for source in (header, from_name, folder):
+    # The result and the words it was read from travel together. A header
+    # that leaves it undecided (written before the game ended) gives way to a
+    # file name that names one.
+    undecided = header.result == "unknown" and from_name.result not in (None, "unknown")
+    for source in (from_name, folder) if undecided else (header, from_name, folder):
         if source.result is not None:
             out.result, out.result_text = source.result, source.result_text
             break
     else:
         out.result_text = _pick(header.result_text, from_name.result_text, folder.result_text)
-    if header.result and from_name.result and header.result != from_name.result:
+    if undecided:
+        diagnostics.append(make(
+            path, 1, 1, UNDECIDED_HEADER, 'header says "{written}", file name says "{named}"; using the file name',
+            written=_shown_result(header), named=_shown_result(from_name),
+        ))  # fmt: skip
+    elif header.result and from_name.result and header.result != from_name.result:
         warn(RESULT_DIFFERS, T("result"), _shown_result(from_name), _shown_result(header))
 
     _merge_when(header, from_name, folder, out, warn)

@@ -31,7 +31,10 @@ REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
 EVENTS = ("2025-c5", "2025-c6")
 # Events with tests of their own: test_su_archive.py, test_go_demo.py.
-OTHER_EVENTS = ("2025-su", "2025-go9", "2025-ng", "2025-pg", "2025-hex", "2025-cc", "2025-msk", "2025-dr10", "2025-dr8")
+OTHER_EVENTS = (
+    "2025-su", "2025-go9", "2025-ng", "2025-pg", "2025-hex", "2025-cc", "2025-msk", "2025-dr10", "2025-dr8",
+    "2025-am", "2025-wtn", "2025-db",
+)
 
 # The records that are wrong on purpose, and what is wrong with them.
 ILLEGAL = {

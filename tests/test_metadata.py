@@ -301,6 +301,19 @@ def test_result_disagreement_has_its_own_code():
     assert (merged.result, merged.result_text) == ("second", "后手胜")
 
 
+def test_a_header_that_leaves_the_result_undecided_gives_way_to_the_file_name():
+    # A GUI writes 输赢未定 in the header before the game ends; the file is named after the result.
+    header = Metadata(code="AM", first="A", second="B", result="unknown", result_text="输赢未定")
+    merged, diagnostics = merge("x.txt", header, Metadata(result="first", result_text="先手胜"))
+    assert (merged.result, merged.result_text) == ("first", "先手胜")
+    assert [(d.code, d.severity) for d in diagnostics] == [("META-N001", "note")]
+    assert "输赢未定" in diagnostics[0].message and "先手胜" in diagnostics[0].message
+    # Both undecided, or no result in the name: nothing to say, the header stands.
+    for named in (Metadata(result="unknown", result_text="未决胜"), Metadata()):
+        merged, diagnostics = merge("x.txt", header, named)
+        assert merged.result == "unknown" and diagnostics == []
+
+
 def test_same_result_in_other_words_is_no_disagreement():
     _, diagnostics = merge("x.txt", HEADER, Metadata(result="second", result_text="白方胜"))
     assert diagnostics == []

@@ -120,6 +120,8 @@ def sniff(text: str) -> str | None:
     lines = [line.strip() for line in head.splitlines()[:12]]
     for line in lines:
         plain = line.translate(NARROW)
+        if plain.startswith("#") and plain[1:].lstrip().startswith("["):
+            return None  # "#[AM][…]": a header that names its game, another family's
         if plain.startswith("#") and "先手" in plain and "后手" in plain:
             return codes[0]
         if (m := _BOARD_ROW.fullmatch(plain)) and re.fullmatch(r"\s*[0BRbr]{6}\s*", m["cells"]):
