@@ -10,15 +10,9 @@ points in a family's own syntax do not know Amazons and are left out.)
 
 from __future__ import annotations
 
-import collections
-import random
-
 import pytest
 import test_fuzz as tf
 from conftest import CORPUS, DEMO_CONTENT
-
-from generator.model import Source
-from generator.pipeline import process_games, sha256
 
 CASES = 400
 
@@ -34,20 +28,7 @@ def test_damaged_amazons_records_never_crash() -> None:
     records = starts()
     if not records:
         pytest.skip("no Amazons records: python benchmarks/demo_am.py")
-    failed: list[str] = []
-    kinds: collections.Counter[str] = collections.Counter()
-    for number in range(CASES):
-        rng = random.Random(f"am/{number}")
-        kind = tf.KINDS[number % len(tf.KINDS)]
-        path, data = rng.choice(records)
-        case = tf.Case(number, "AM", kind, path, data, [kind])
-        try:
-            tf.DAMAGES[kind](rng, case)
-        except (KeyError, ValueError, IndexError, AttributeError, TypeError):
-            continue  # a damage written for another family's syntax
-        kinds[kind] += 1
-        for done in process_games(Source(case.path, case.data, sha256(case.data)), encoding=None, options={}):
-            failed += [f"{case.describe()}\n    {problem}" for problem in tf.failures(case, done)]
+    failed, kinds = tf.damage_files("AM", records, CASES)
     assert not failed, failed[:3]
     assert len(kinds) >= len(tf.KINDS) - 4, sorted(set(tf.KINDS) - set(kinds))
 

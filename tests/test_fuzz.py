@@ -628,6 +628,32 @@ def failures(case: Case, processed: Processed) -> list[str]:
     return found
 
 
+def damage_files(code: str, records: list[tuple[str, bytes]], cases: int) -> tuple[list[str], Counter[str]]:
+    """Damage files of one game ``cases`` times, each kind in turn, through the pipeline game by game.
+
+    The failures found and the damage kinds that applied (a damage written
+    for another family's syntax that raises on these files is left out).
+    """
+    from generator.model import Source
+    from generator.pipeline import process_games, sha256
+
+    failed: list[str] = []
+    kinds: Counter[str] = Counter()
+    for number in range(cases):
+        rng = random.Random(f"{code.lower()}/{number}")
+        kind = KINDS[number % len(KINDS)]
+        path, data = rng.choice(records)
+        case = Case(number, code, kind, path, data, [kind])
+        try:
+            DAMAGES[kind](rng, case)
+        except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+            continue
+        kinds[kind] += 1
+        for done in process_games(Source(case.path, case.data, sha256(case.data)), encoding=None, options={}):
+            failed += [f"{case.describe()}\n    {problem}" for problem in failures(case, done)]
+    return failed, kinds
+
+
 @dataclass(slots=True)
 class Tally:
     cases: Counter[str] = field(default_factory=Counter)  # per game code
