@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import games
-from generator.archive.standings import CHOSEN_TIEBREAKS, MATCH_TIEBREAKS, TIEBREAKS, Points
+from generator.archive.standings import CHOSEN_TIEBREAKS, MATCH_TIEBREAKS, SCORE, TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_, T, Term
 
@@ -147,6 +147,13 @@ class GameRules:
     # Whether a pairing plays a match of several games: points are then per
     # match, and the event page lists the matches (archive.standings).
     matches: bool = False
+    # What ranks the teams: "points" (from wins, draws, losses) or "score"
+    # (the sum of their scores in games won on score), see archive.standings.
+    rank_by: str = "points"
+
+
+# What may rank the teams of an event (``rank_by``): points from results, or the sum of scores.
+RANKINGS = ("points", "score")
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +269,20 @@ def default_rules(game: games.GameType | None) -> GameRules:
     """The rules of a game type in an event that does not configure it."""
     options = FrozenMap(dict(game.options)) if game is not None else FrozenMap()
     matches = game is not None and game.matches
-    return GameRules(Points(), MATCH_TIEBREAKS if matches else tuple(TIEBREAKS), options, matches)
+    rank_by = game.rank_by if game is not None else "points"
+    return GameRules(Points(), default_tiebreaks(game, matches, rank_by), options, matches, rank_by)
+
+
+def default_tiebreaks(game: games.GameType | None, matches: bool, rank_by: str) -> tuple[str, ...]:
+    """The tie-breaks of an event that names none.
+
+    Per game, or per match where pairings play matches; where matches are
+    won on score (hold'em's chips) and points rank, the score breaks ties first.
+    """
+    order = MATCH_TIEBREAKS if matches else tuple(TIEBREAKS)
+    if matches and rank_by == "points" and game is not None and game.scored:
+        return (SCORE, *order)
+    return order
 
 
 def load_config(
@@ -599,18 +619,24 @@ class _Reader:
         return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))), position)
 
     def game(self, path: tuple[str, ...], game: games.GameType, table: dict[str, Any]) -> GameRules:
-        self.unknown_keys(path, table, ("points", "tiebreaks", "options", "matches"))
+        self.unknown_keys(path, table, ("points", "tiebreaks", "options", "matches", "rank_by"))
         default = default_rules(game)
         points = self.points(path + ("points",), table["points"]) if "points" in table else default.points
         matches = self.boolean(path + ("matches",), table["matches"], default.matches) if "matches" in table else default.matches
+        rank_by = default.rank_by
+        if "rank_by" in table:
+            if table["rank_by"] in RANKINGS:
+                rank_by = table["rank_by"]
+            else:
+                self.wrong_type(path + ("rank_by",), '"points", "score"', table["rank_by"])
         if "tiebreaks" in table:
             tiebreaks = self.tiebreaks(path + ("tiebreaks",), table["tiebreaks"])
         else:
-            tiebreaks = MATCH_TIEBREAKS if matches else tuple(TIEBREAKS)
+            tiebreaks = default_tiebreaks(game, matches, rank_by)
         options = dict(game.options)
         if "options" in table:
             options.update(self.options(path + ("options",), game, table["options"]))
-        return GameRules(points, tiebreaks, FrozenMap(options), matches)
+        return GameRules(points, tiebreaks, FrozenMap(options), matches, rank_by)
 
     def points(self, path: tuple[str, ...], value: Any) -> Points:
         table = self.table(path, value)
@@ -997,6 +1023,7 @@ def _event_json(event: EventConfig) -> dict[str, Any]:
                 "tiebreaks": list(rules.tiebreaks),
                 "options": dict(rules.options),
                 "matches": rules.matches,
+                "rank_by": rules.rank_by,
             }
             for code, rules in event.games.items()
         },

@@ -76,6 +76,10 @@ class GameType:
     # event page lists the matches and the standings count match points,
     # unless the event says otherwise (``matches`` in site.toml).
     matches: bool = False
+    # What ranks the teams of an event: "points" (won, drawn, lost: most
+    # games) or "score", the sum of their scores (Dou Dizhu's points across
+    # sessions), unless the event says otherwise (``rank_by`` in site.toml).
+    rank_by: str = "points"
 
     @property
     def name(self) -> Named:

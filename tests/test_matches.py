@@ -7,6 +7,7 @@ tests/invented_games.py (a file may hold a match of several games).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from html import unescape
@@ -66,6 +67,46 @@ def test_game_points_break_a_tie_on_match_points() -> None:
     ]  # fmt: skip
 
 
+def scored(n: int, players: tuple[str, ...], scores: tuple[float, ...], match: str) -> Played:
+    """A game won on score (chips, Dou Dizhu points), one score per seat."""
+    keys = ("first", "second", "third")
+    best = max(scores)
+    result = "+".join(k for k, v in zip(keys, scores) if v == best)
+    return Played(f"s{n:02d}", players[0], players[1], result, players[2:], tuple(zip(keys, scores)), match)
+
+
+def test_a_match_won_on_score_adds_up_each_teams_scores_whatever_its_seat() -> None:
+    # Hold'em: the seats change every hand; A wins 150 and 100, loses 300: B is 50 up after three hands.
+    hands = [
+        scored(1, ("A", "B"), (150, -150), "m"), scored(2, ("B", "A"), (-100, 100), "m"), scored(3, ("A", "B"), (-300, 300), "m"),
+    ]  # fmt: skip
+    [m] = standings.matches(hands)
+    assert m.scored and m.teams == ("A", "B") and m.points == (-50, 50) and m.result == "second"
+    assert m.running() == [(150, -150), (250, -250), (-50, 50)]
+    assert standings.match_points(-50, True) == "-50" and standings.match_points(50, True) == "+50"
+    cross = standings.match_crosstable(["A", "B"], [m])
+    assert [g.score for g in cross["A"]["B"]] == ["-50:+50"]
+
+
+def test_a_session_of_three_teams_is_one_match_won_by_the_highest_total() -> None:
+    # Dou Dizhu: three teams, the landlord's score against each farmer's.
+    deals = [
+        scored(1, ("A", "B", "C"), (4, -2, -2), "s"), scored(2, ("A", "B", "C"), (-2, 4, -2), "s"),
+        scored(3, ("A", "B", "C"), (2, 2, -4), "s"), scored(4, ("A", "B", "C"), (-6, 3, 3), "s"),
+    ]  # fmt: skip
+    [m] = standings.matches(deals)
+    assert m.teams == ("A", "B", "C") and m.points == (-2, 7, -5) and m.result == "second"
+    cross = standings.match_crosstable(["A", "B", "C"], [m])
+    assert [g.score for g in cross["B"]["C"]] == ["+7:-5"] and [g.score for g in cross["C"]["A"]] == ["-5:-2"]
+    # Counted by match, each session is one match of three teams: B won it, A and C lost it.
+    rows = standings.standings("ABC", deals, Points(), MATCH_TIEBREAKS, by_match=True)
+    assert [(r.team, r.games, r.wins, r.losses, r.score) for r in rows][0] == ("B", 1, 1, 0, 7.0)
+    # Ranked by score across sessions (Dou Dizhu), the totals decide whoever won more deals.
+    other = [scored(5, ("A", "B", "C"), (12, -6, -6), "t")]
+    by_score = standings.standings("ABC", deals + other, Points(), MATCH_TIEBREAKS, by_match=True, rank_by="score")
+    assert [(r.rank, r.team, r.score) for r in by_score] == [(1, "A", 10.0), (2, "B", 1.0), (3, "C", -11.0)]
+
+
 def test_a_match_crosstable_cell_is_the_match_score_from_the_row_team() -> None:
     found = standings.matches(GAMES)
     cross = standings.match_crosstable(["A", "B", "C"], found)
@@ -100,6 +141,25 @@ def test_a_matches_value_that_is_not_true_or_false_is_reported(tmp_path: Path) -
     [problem] = problems
     assert problem.severity == "error" and "events.cup.games.C5.matches" in problem.message
     assert not config.rules_for("cup", "C5").matches
+
+
+def test_rank_by_score_is_set_in_site_toml_and_a_wrong_value_is_reported(tmp_path: Path) -> None:
+    config, problems = config_of(tmp_path, 'rank_by = "score"')
+    assert problems == [] and config.rules_for("cup", "C5").rank_by == "score"
+    config, problems = config_of(tmp_path, 'rank_by = "chips"')
+    [problem] = problems
+    assert problem.severity == "error" and "events.cup.games.C5.rank_by" in problem.message and '"score"' in problem.message
+    assert config.rules_for("cup", "C5").rank_by == "points"
+
+
+def test_matches_won_on_score_break_ties_by_the_score_first(tmp_path: Path) -> None:
+    from generator import games
+    from generator.config import default_tiebreaks
+
+    scored_game = dataclasses.replace(games.get("DB"), matches=True)  # dots and boxes, won on score
+    assert default_tiebreaks(scored_game, True, "points") == (standings.SCORE, *MATCH_TIEBREAKS)
+    assert default_tiebreaks(scored_game, False, "points") == TIEBREAKS
+    assert default_tiebreaks(scored_game, True, "score") == MATCH_TIEBREAKS
 
 
 # -- the event page ---------------------------------------------------------------------------------
@@ -168,7 +228,11 @@ def test_the_event_page_lists_each_match_and_ranks_by_match_points(tmp_path: Pat
     assert len(game_links) == 3 and len(set(game_links)) == 3
     for link in game_links:
         assert (tmp_path / "site" / "events" / "cup" / link).resolve().is_file()
-    assert re.search(rf'<a href="#{first[0]}" class="q-score[^"]*"[^>]*>2:1</a>', page)
+    # The crosstable cell of that match, and its row, lead to the match's own page.
+    cell = re.search(r'<a href="([^"#]+)" class="q-score[^"]*"[^>]*>2:1</a>', page)
+    assert cell is not None and cell.group(1) in links
+    match_page = tmp_path / "site" / "events" / "cup" / cell.group(1)
+    assert match_page.is_file() and "<svg" in match_page.read_text(encoding="utf-8")
     # A team's page says its row counts matches.
     kai = next((tmp_path / "site" / "teams").glob("kai*.html")).read_text(encoding="utf-8")
     assert re.search(r"<td>2 场</td>", kai)

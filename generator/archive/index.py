@@ -105,6 +105,10 @@ class Event:
     config: EventConfig
     sections: list[Section]
     games: list[GameEntry]
+    # Where pairings play matches: the page of each match (by its key), and
+    # the match page of each of its games (by the game's url).
+    match_pages: dict[str, str] = field(default_factory=dict)
+    match_page_of: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -374,7 +378,13 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
         section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games, matches=whole.matches)
         section.divisions = _divisions(section_games, rules)
         sections.append(section)
-    return Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
+    event = Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
+    for section in sections:
+        for match in [*section.matches, *(m for d in section.divisions for m in d.table.matches)]:
+            page = event.match_pages.setdefault(match.key, urls.match_page(slug, match.teams, match.key))
+            for game in match.games:
+                event.match_page_of.setdefault(game.game_id, page)
+    return event
 
 
 def _table(entries: list[GameEntry], rules: GameRules) -> Table:
@@ -387,7 +397,7 @@ def _table(entries: list[GameEntry], rules: GameRules) -> Table:
         for e in entries
         if e.counted
     ]
-    rows = standings.standings(team_names, played, rules.points, rules.tiebreaks, by_match=rules.matches)
+    rows = standings.standings(team_names, played, rules.points, rules.tiebreaks, by_match=rules.matches, rank_by=rules.rank_by)
     order = [row.team for row in rows]
     if not rules.matches:
         return Table(order, rows, standings.crosstable(order, played), entries)
@@ -396,7 +406,7 @@ def _table(entries: list[GameEntry], rules: GameRules) -> Table:
 
 
 def _match_keys(entries: list[GameEntry]) -> dict[str, str]:
-    """The match of each two-team game, by game id: where pairings play matches.
+    """The match of each game, by game id: where pairings play matches.
 
     A file of several games is one match (EinStein's files are); games of
     one game per file are one match per pair of teams in the table (the two
@@ -405,12 +415,13 @@ def _match_keys(entries: list[GameEntry]) -> dict[str, str]:
     per_file = Counter(e.source for e in entries)
     keys = {}
     for e in entries:
-        if e.more or not (e.first and e.second):
+        teams = [team for team in e.players if team]
+        if len(teams) < len(e.players):
             continue
         if per_file[e.source] > 1:
             keys[e.id] = f"file:{e.source}"
         else:
-            keys[e.id] = "pair:" + "\x00".join(sorted((e.first, e.second)))
+            keys[e.id] = "pair:" + "\x00".join(sorted(set(teams)))
     return keys
 
 

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from generator.model import seats_of
+from generator.model import SEATS, seats_of, winner_of
 
 __all__ = [
     "CHOSEN_TIEBREAKS",
@@ -56,6 +56,7 @@ __all__ = [
     "Row",
     "crosstable",
     "match_crosstable",
+    "match_points",
     "matches",
     "share",
     "standings",
@@ -121,54 +122,101 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The games two teams played as one match, and its score in games won (a draw counts half)."""
+    """The games some teams played as one match (a session of Dou Dizhu, a hold'em match), and its score.
+
+    ``points`` holds each team's, in the order of ``teams`` (the seats of
+    its first game): the games it won (a draw counts half), or where the
+    games are won on score (chips, Dou Dizhu points) the sum of its scores.
+    """
 
     key: str  # Played.match of its games
-    first: str  # the team that moved first in its first game
-    second: str
+    teams: tuple[str, ...]  # two or more, in the seat order of the first game
     games: tuple[Played, ...]
-    first_points: float
-    second_points: float
+    points: tuple[float, ...]
+    scored: bool = False
+
+    @property
+    def first(self) -> str:
+        return self.teams[0]
+
+    @property
+    def second(self) -> str:
+        return self.teams[1]
+
+    @property
+    def first_points(self) -> float:
+        return self.points[0]
+
+    @property
+    def second_points(self) -> float:
+        return self.points[1]
 
     @property
     def result(self) -> str:
-        """"first", "second" or "draw", as a game's result: who won more of the games."""
-        if self.first_points == self.second_points:
-            return "draw"
-        return "first" if self.first_points > self.second_points else "second"
+        """The match's result as a game's, by the teams' order: who has the most points ("first", "third", "draw")."""
+        best = max(self.points)
+        won = [i for i, value in enumerate(self.points) if round(value - best, _DIGITS) == 0]
+        return "draw" if len(won) == len(self.teams) else winner_of(won)
+
+    def running(self) -> list[tuple[float, ...]]:
+        """Each team's total after each game, in the order of ``teams``: what a chart of the match draws."""
+        totals = [0.0] * len(self.teams)
+        after = []
+        for game in self.games:
+            for i, team in enumerate(self.teams):
+                totals[i] += game.score_of(team) if self.scored else _fraction(game, team)
+            after.append(tuple(totals))
+        return after
 
 
 def matches(games: Iterable[Played]) -> list[Match]:
     """The matches of the games that belong to one (:attr:`Played.match`), in the order of the games given.
 
-    A game of more than two teams, or one against a third team (a
-    mislabelled record), is not part of the match: it stays a game.
+    A game between other teams than the first game's (a mislabelled
+    record) is not part of the match: it stays a game. A match whose games
+    hold scores is won on score: each team's is the sum of its scores.
     """
     by_key: dict[str, list[Played]] = defaultdict(list)
     for game in games:
-        if game.match and not game.more and game.first != game.second:
+        if game.match and len(game.teams()) > 1:
             by_key[game.match].append(game)
     found = []
     for key, members in by_key.items():
-        first, second = members[0].first, members[0].second
-        own = tuple(g for g in members if {g.first, g.second} == {first, second})
-        points = {first: 0.0, second: 0.0}
-        for game in own:
-            for team in (first, second):
-                points[team] += _fraction(game, team)
-        found.append(Match(key, first, second, own, points[first], points[second]))
+        teams = tuple(members[0].teams())
+        own = tuple(g for g in members if sorted(g.teams()) == sorted(teams))
+        scored = any(g.score for g in own)
+        points = tuple(
+            sum(g.score_of(team) if scored else _fraction(g, team) for g in own) for team in teams
+        )
+        found.append(Match(key, teams, own, points, scored))
     return found
 
 
 def _by_match(played: list[Played]) -> tuple[list[Played], dict[str, float]]:
-    """The games as matches (each match one Played, keyed by its match), and each team's game points."""
+    """The games as matches (each match one Played, keyed by its match), and each team's game points.
+
+    A match won on score carries its teams' totals as its score, so the
+    standings add up the chips or points of every match.
+    """
     found = matches(played)
     in_match = {id(game) for match in found for game in match.games}
     game_points: dict[str, float] = defaultdict(float)
     for match in found:
-        game_points[match.first] += match.first_points
-        game_points[match.second] += match.second_points
-    as_matches = [Played(m.key, m.first, m.second, m.result, match=m.key) for m in found]
+        for game in match.games:
+            for team in match.teams:
+                game_points[team] += _fraction(game, team)
+    as_matches = [
+        Played(
+            m.key,
+            m.teams[0],
+            m.teams[1],
+            m.result,
+            more=m.teams[2:],
+            score=tuple((SEATS[i], value) for i, value in enumerate(m.points)) if m.scored else (),
+            match=m.key,
+        )
+        for m in found
+    ]
     return as_matches + [g for g in played if id(g) not in in_match], game_points
 
 
@@ -333,6 +381,7 @@ def standings(
     points: Points,
     order: Sequence[str] = TIEBREAKS,
     by_match: bool = False,
+    rank_by: str = "points",
 ) -> list[Row]:
     """The standings table of one event, best first.
 
@@ -351,6 +400,9 @@ def standings(
     match; its points, wins, draws and losses, and every tie-break but
     ``game-points``, are then the matches'. Without it, ``game-points`` is
     the games won (a draw counts half).
+
+    ``rank_by="score"``: the sum of each team's scores ranks (Dou Dizhu's
+    points across sessions), before any tie-break; points from results do not.
     """
     for name in order:
         if name not in CHOSEN_TIEBREAKS:
@@ -394,7 +446,8 @@ def standings(
             return [group] if not rest else resolve(group, rest)
         return [settled for sub in _split(group, key) for settled in resolve(sub, rest)]
 
-    by_points = _split(sorted(table), {team: row.points for team, row in table.items()})
+    ranked = {team: (row.score if rank_by == "score" else row.points) for team, row in table.items()}
+    by_points = _split(sorted(table), ranked)
     rows: list[Row] = []
     for level in by_points:
         for group in resolve(level, list(order)):
@@ -442,19 +495,29 @@ class _CrossRow(dict[str, list[CrossGame]]):
 
 
 def match_crosstable(teams: Sequence[str], found: Iterable[Match]) -> dict[str, dict[str, list[CrossGame]]]:
-    """As :func:`crosstable`, a cell per match: its score in games won, seen from the row team (``2½:1½``).
+    """As :func:`crosstable`, a cell per match: its score seen from the row team (``2½:1½``, ``+1200:-1200``).
 
-    ``CrossGame.game_id`` is the match's key.
+    ``CrossGame.game_id`` is the match's key. A match of three teams fills
+    the cell of every two of them.
     """
     listed = frozenset(teams)
     table: dict[str, dict[str, list[CrossGame]]] = {row: _CrossRow(listed) for row in teams}
     for match in found:
-        if match.first not in listed or match.second not in listed:
-            continue
-        a, b = games_won(match.first_points), games_won(match.second_points)
-        table[match.first].setdefault(match.second, []).append(CrossGame(match.key, f"{a}:{b}", True))
-        table[match.second].setdefault(match.first, []).append(CrossGame(match.key, f"{b}:{a}", False))
+        shown = [match_points(value, match.scored) for value in match.points]
+        for i, row in enumerate(match.teams):
+            for j, column in enumerate(match.teams):
+                if i != j and row in listed and column in listed and row != column:
+                    table[row].setdefault(column, []).append(CrossGame(match.key, f"{shown[i]}:{shown[j]}", i < j))
     return table
+
+
+def match_points(value: float, scored: bool) -> str:
+    """A team's points in a match as its score writes them: games won (``2½``) or a signed score (``+1200``)."""
+    if not scored:
+        return games_won(value)
+    rounded = round(value, 2)
+    text = str(int(rounded)) if float(rounded).is_integer() else f"{rounded:g}"
+    return f"+{text}" if rounded > 0 else text
 
 
 def games_won(value: float) -> str:

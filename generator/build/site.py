@@ -276,6 +276,9 @@ class SiteWriter:
         for ev in archive.events:
             inputs = (ev.key, ev.name, ev.config, parts[ev.key].digest, team_urls)
             render(ev.url, "event.html", inputs, functools.partial(pages.event, ev, archive, site))
+            for key, url in ev.match_pages.items():
+                match_inputs = (ev.key, ev.name, key, url, parts[ev.key].digest, team_urls)
+                render(url, "match.html", match_inputs, functools.partial(pages.match, ev, key, archive, site))
         event_names = {e.key: e.name for e in archive.events}
         for tm in archive.teams.values():
             team_inputs = (
@@ -368,7 +371,7 @@ class SiteWriter:
         if known is not None and known[0][0] is ev and known[0] == signature:
             part = known[1]
         else:
-            jobs = [pages.game_job(entry, ev.name, ev.url, archive) for entry in ev.games]
+            jobs = [pages.game_job(entry, ev.name, ev.url, archive, ev.match_page_of.get(entry.url)) for entry in ev.games]
             listed = {job.id: listed_digest(job, entry.summary) for job, entry in zip(jobs, ev.games)}
             part = EventPart(jobs, listed, digest(list(listed.values())), games_jsonl(ev.games))
         memo[ev.key] = (signature, part)

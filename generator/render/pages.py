@@ -20,7 +20,7 @@ from generator.archive import standings
 from generator.diagnostics import Diagnostic
 from generator.model import game_id, seats_of
 from generator.pipeline import Processed
-from generator.render import urls
+from generator.render import chart, urls
 from generator.render.rows import format_number
 from generator.render.viewer import HTML_PARTS, ui_strings, viewer_parts
 
@@ -92,6 +92,8 @@ class GameJob:
     # (its number in the file, the page that shows it), this one included.
     siblings: tuple[tuple[int, str], ...] = ()
     game: int = 0  # its number in a file of several games (Summary.game)
+    # Where pairings play matches: the page of the game's match (its score and chart).
+    match_url: str | None = None
 
     @property
     def id(self) -> str:
@@ -104,8 +106,10 @@ class GameJob:
         return (GameJob, tuple(getattr(self, name) for name in GameJob.__slots__))
 
 
-def game_job(entry: GameEntry, event_name: str, event_url: str, archive: Archive) -> GameJob:
-    """The job of one game page: its teams' pages, its copies, and the other games of its file."""
+def game_job(
+    entry: GameEntry, event_name: str, event_url: str, archive: Archive, match_url: str | None = None
+) -> GameJob:
+    """The job of one game page: its teams' pages, its copies, the other games of its file, its match's page."""
     teams = archive.teams
 
     def url(team: str | None) -> str | None:
@@ -128,6 +132,7 @@ def game_job(entry: GameEntry, event_name: str, event_url: str, archive: Archive
         more_urls=tuple(url(team) for team in entry.more),
         siblings=match_games(entry, archive),
         game=entry.summary.game,
+        match_url=match_url,
     )
 
 
@@ -301,6 +306,7 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     named = {t for e in ev.games for t in (e.first, e.second) if t in archive.teams}
     named.update(t for section in ev.sections for t in section.teams if t in archive.teams)
     team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
+    match_href = {key: urls.href(page, url) for key, url in ev.match_pages.items()}
     sections = []
     for section in ev.sections:
         tiebreaks = section.rules.tiebreaks
@@ -308,10 +314,12 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
             {
                 "code": section.code,
                 "name": game_type_name(site, section.code),
-                # A game won on score: its standings add each team's up (unless a tie-break shows it already).
-                "score_sum": _scored(section.code) and "score" not in tiebreaks,
+                # A game won on score: its standings add each team's up (unless a tie-break
+                # shows it already, or it ranks the teams and takes the points' column).
+                "score_sum": _scored(section.code) and "score" not in tiebreaks and section.rules.rank_by != "score",
+                "rank_by_score": section.rules.rank_by == "score",
                 "by_match": section.rules.matches,
-                "points_rule": strings["points_rule_match" if section.rules.matches else "points_rule"].format(
+                "points_rule": strings[_points_rule(section.rules)].format(
                     win=_num(section.rules.points.win),
                     draw=_num(section.rules.points.draw),
                     loss=_num(section.rules.points.loss),
@@ -320,14 +328,14 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                     {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
                 # With groups or stages, each lists its own matches: the overall crosstable links a match's first game.
-                **_table(section, tiebreaks, page, team_href, site, None if section.divisions else section.code),
+                **_table(section, tiebreaks, page, team_href, site, None if section.divisions else section.code, match_href),
                 "divisions": [
                     {
                         "id": (division_id := f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}"),
                         "name": _division_name(division.part, strings),
                         "kind": division.part.kind,
                         "placed": len(division.placed),
-                        **_table(division.table, tiebreaks, page, team_href, site, division_id),
+                        **_table(division.table, tiebreaks, page, team_href, site, division_id, match_href),
                     }
                     for division in section.divisions
                 ],
@@ -335,6 +343,81 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
         )
     ctx.update(event={"name": ev.name, "dates": ev.config.dates, "place": ev.config.place}, sections=sections)
     return ctx
+
+
+def _points_rule(rules: Any) -> str:
+    """The key of the sentence that says what ranks the teams."""
+    if rules.rank_by == "score":
+        return "points_rule_score"
+    return "points_rule_match" if rules.matches else "points_rule"
+
+
+def find_match(ev: Event, key: str) -> tuple[str, standings.Match] | None:
+    """The match of an event with this key, and the code of its game type; None if it has gone."""
+    for section in ev.sections:
+        for match in [*section.matches, *(m for d in section.divisions for m in d.table.matches)]:
+            if match.key == key:
+                return section.code, match
+    return None
+
+
+def match(ev: Event, key: str, archive: Archive, site: SiteInfo) -> dict[str, Any]:
+    """The page of one match: its teams and score, a chart of the running totals, and every game with its result."""
+    page = ev.match_pages[key]
+    strings = site.strings
+    found = find_match(ev, key)
+    if found is None:  # keyed from the same index, so never: an empty page rather than a crash
+        return base(site, page, ev.name)
+    code, m = found
+    title = " vs ".join(m.teams)
+    ctx = base(site, page, title)
+    team_href = {t: urls.href(page, archive.teams[t].url) for t in m.teams if t in archive.teams}
+    by_url = {e.url: e for e in ev.games}
+    totals = m.running()
+    what = strings["match_score_word" if m.scored else "match_games_word"]
+    rows = []
+    for n, (game, after) in enumerate(zip(m.games, totals), 1):
+        entry = by_url.get(game.game_id)
+        cells = []
+        for i, team in enumerate(m.teams):
+            value = game.score_of(team) if m.scored else standings.share(game, team)
+            shown = standings.match_points(value, True) if m.scored else (standings.games_won(value) or "0")
+            cells.append({"value": shown, "total": standings.match_points(after[i], m.scored)})
+        rows.append({"n": n, "href": urls.href(page, game.game_id), "cells": cells, "date": _entry_time(entry)})
+    winners = [m.teams[seat] for seat in seats_of(m.result)]
+    series = [chart.Series(team, tuple(after[i] for after in totals)) for i, team in enumerate(m.teams)]
+    label = strings["match_chart_label"].format(what=what, teams=title)
+    ctx.update(
+        match={
+            "title": title,
+            "teams": [
+                {
+                    "name": t,
+                    "href": team_href.get(t),
+                    "total": standings.match_points(m.points[i], m.scored),
+                    "colour": chart.COLOURS[i % len(chart.COLOURS)],
+                }
+                for i, t in enumerate(m.teams)
+            ],
+            "score": " : ".join(standings.match_points(value, m.scored) for value in m.points),
+            "winners": winners,
+            "event": ev.name,
+            "event_href": urls.href(page, ev.url),
+            "game_type": game_type_name(site, code),
+            "code": code,
+            "what": what,
+            "games": len(m.games),
+        },
+        chart=Markup(chart.running_chart(series, label, strings["match_chart_x"])) if m.games else None,
+        rows=rows,
+    )
+    return ctx
+
+
+def _entry_time(entry: GameEntry | None) -> str:
+    if entry is None:
+        return ""
+    return " ".join(part for part in (entry.summary.date, entry.summary.time) if part)
 
 
 def _scored(code: str | None) -> bool:
@@ -357,7 +440,13 @@ CROSSTABLE_MOST_TEAMS = 200
 
 
 def _table(
-    table: Any, tiebreaks: tuple[str, ...], page: str, team_href: Mapping[str, str], site: SiteInfo, anchor: str | None = ""
+    table: Any,
+    tiebreaks: tuple[str, ...],
+    page: str,
+    team_href: Mapping[str, str],
+    site: SiteInfo,
+    anchor: str | None = "",
+    match_href: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Standings rows, crosstable and game rows of a section or of one of its groups or stages.
 
@@ -370,9 +459,10 @@ def _table(
     strings = site.strings
     games = [game_row(e, page, site, team_href) for e in table.games]
     game_href = {e.url: row["href"] for e, row in zip(table.games, games)}  # the crosstable links them again
-    matches = _matches(table.matches, anchor or "", game_href, team_href)
+    matches = _matches(table.matches, anchor or "", game_href, team_href, match_href)
     for m in matches:
-        game_href[m["key"]] = "#" + m["id"] if anchor is not None else m["games"][0]["href"]
+        # A crosstable cell of a match leads to its page, else to its row or its first game.
+        game_href[m["key"]] = m["href"] or ("#" + m["id"] if anchor is not None else m["games"][0]["href"])
     crossed = table.teams if len(table.teams) <= CROSSTABLE_MOST_TEAMS else []
     side = {True: strings["first"], False: strings["second"]}
     return {
@@ -418,15 +508,22 @@ def _table(
 
 
 def _matches(
-    found: list[standings.Match], anchor: str, game_href: Mapping[str, str], team_href: Mapping[str, str]
+    found: list[standings.Match],
+    anchor: str,
+    game_href: Mapping[str, str],
+    team_href: Mapping[str, str],
+    match_href: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The matches of a table as the event page lists them: teams, score, and each game from the first team's side."""
+    """The matches of a table as the event page lists them: teams, score, each game from the first team's side, and its page."""
     rows = []
     for n, match in enumerate(found, 1):
         played = []
         for i, game in enumerate(match.games, 1):
-            won = standings.share(game, match.first)
-            played.append({"n": i, "href": game_href.get(game.game_id, ""), "score": standings.games_won(won) or "0"})
+            if match.scored:
+                shown = standings.match_points(game.score_of(match.first), True)
+            else:
+                shown = standings.games_won(standings.share(game, match.first)) or "0"
+            played.append({"n": i, "href": game_href.get(game.game_id, ""), "score": shown})
         rows.append({
             "key": match.key,
             "id": f"{anchor}-match-{n}",
@@ -434,9 +531,13 @@ def _matches(
             "first_href": team_href.get(match.first),
             "second": match.second,
             "second_href": team_href.get(match.second),
-            "score": f"{standings.games_won(match.first_points)} : {standings.games_won(match.second_points)}",
+            # A match of three teams or more (a Dou Dizhu session) lists them all in one cell.
+            "teams": [{"name": team, "href": team_href.get(team)} for team in match.teams],
+            "more": len(match.teams) > 2,
+            "score": " : ".join(standings.match_points(value, match.scored) for value in match.points),
             "result": match.result,
             "games": played,
+            "href": (match_href or {}).get(match.key),
         })  # fmt: skip
     return rows
 
@@ -857,6 +958,7 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
         match=[
             {"number": number, "href": urls.href(page, url), "current": url == job.url} for number, url in job.siblings
         ],
+        match_href=urls.href(page, job.match_url) if job.match_url else None,
         title=title,
         event=job.event_name,
         event_href=urls.href(page, job.event_url),

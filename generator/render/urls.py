@@ -115,6 +115,14 @@ def game_page(event_slug: str, game_slug: str) -> str:
     return f"games/{event_slug}/{game_slug}.html"
 
 
+def match_page(event_slug: str, teams: tuple[str, ...], key: str) -> str:
+    """The page of one match (a session of deals, a match of hands) of an event: its teams, and a hash of what makes it one."""
+    names = " vs ".join(teams)
+    if not names.isascii():  # Chinese names would leave only "vs": the hash alone names it
+        return f"events/{event_slug}/match-{_digest(key, 8)}.html"
+    return f"events/{event_slug}/{slug(names)[:60].strip('-.') or 'match'}-{_digest(key)}.html"
+
+
 def team_page(team_slug: str) -> str:
     return f"teams/{team_slug}.html"
 
