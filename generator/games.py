@@ -80,6 +80,10 @@ class GameType:
     # games) or "score", the sum of their scores (Dou Dizhu's points across
     # sessions), unless the event says otherwise (``rank_by`` in site.toml).
     rank_by: str = "points"
+    # Played in duplicate (bridge): each board at several tables, a result
+    # judged against the others' (IMPs, matchpoints: archive.duplicate);
+    # its rules module then defines imps, victory_points and matchpoint_percentages.
+    duplicate: bool = False
 
     @property
     def name(self) -> Named:

@@ -161,6 +161,11 @@ class Metadata:
     # A result that is a score: per seat or per partnership, keyed as results
     # are ("first", "first+third"), e.g. the chips a poker match declares.
     score: Mapping[str, float] | None = None
+    # Games played in duplicate (bridge): the board's number, and the table
+    # or room it was played at ("Open", "Closed", "3"), to compare its result
+    # with the other tables' (generator.archive.duplicate).
+    board: str | None = None
+    room: str | None = None
 
     @property
     def players(self) -> tuple[str | None, ...]:

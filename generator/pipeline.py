@@ -270,6 +270,7 @@ def _process_game(
     # What merge() does not know of: the players of seats three and on, a declared score.
     meta.more = record.header.more or from_name.more
     meta.score = record.header.score if record.header.score is not None else from_name.score
+    meta.board, meta.room = record.header.board, record.header.room
     if game is not None and replay is not None:
         diagnostics += replay.diagnostics
         diagnostics += _check_result(source.path, game, record.header.result, from_name.result, replay, record.line)

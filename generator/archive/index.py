@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from generator import games
 from generator.archive import duplicates, stages, standings
+from generator.archive.duplicate import Duplicate, compare, scoring_of, sitting
 from generator.archive.summary import Summary
 from generator.archive.teams import Suggestion, Teams, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
@@ -94,6 +95,9 @@ class Section:
     games: list[GameEntry]
     divisions: list[Division] = field(default_factory=list)
     matches: list[standings.Match] = field(default_factory=list)
+    # A game played in duplicate (bridge): its team matches or pairs boards,
+    # which then make the standings (see generator.archive.duplicate).
+    duplicate: Duplicate | None = None
 
 
 @dataclass(slots=True)
@@ -377,6 +381,9 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
         whole = _table(section_games, rules)
         section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games, matches=whole.matches)
         section.divisions = _divisions(section_games, rules)
+        game_type = games.get(code)
+        if game_type is not None and game_type.duplicate:
+            _compare_tables(section, game_type, rules)
         sections.append(section)
     event = Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
     for section in sections:
@@ -403,6 +410,22 @@ def _table(entries: list[GameEntry], rules: GameRules) -> Table:
         return Table(order, rows, standings.crosstable(order, played), entries)
     found = standings.matches(played)
     return Table(order, rows, standings.match_crosstable(order, found), entries, found)
+
+
+def _compare_tables(section: Section, game: games.GameType, rules: GameRules) -> None:
+    """A game played in duplicate: its standings from the boards compared across tables, not from each table alone."""
+    tables = []
+    for e in section.games:
+        if e.counted:
+            found = sitting(e.url, e.summary.board, e.summary.room, e.players, e.summary.score)
+            if found is not None:
+                tables.append(found)
+    compared = compare(tables, scoring_of(game.module("rules"), str(rules.options.get("vp_scale", "wbf"))))
+    section.duplicate = compared
+    section.rows = compared.rows
+    section.teams = [row.team for row in compared.rows]
+    section.cross = {}
+    section.divisions = []
 
 
 def _match_keys(entries: list[GameEntry]) -> dict[str, str]:

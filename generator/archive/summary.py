@@ -57,6 +57,12 @@ class Summary:
     more: tuple[str | None, ...] = ()  # the players of seats three and on (Dou Dizhu, bridge)
     # A game won on score: per seat or partnership ("first", "first+third"), in key order.
     score: tuple[tuple[str, float], ...] = ()
+    # Games played in duplicate (bridge): the board's number and the table it was played at.
+    board: str = ""
+    room: str = ""
+    # How the rules ended the game, as its engine words it (an English
+    # template and its values): a bridge table's contract and tricks.
+    decided: tuple[str, tuple[tuple[str, object], ...]] = ("", ())
 
     def __reduce__(self) -> tuple[type, tuple]:
         return (Summary, tuple(getattr(self, name) for name in Summary.__slots__))
@@ -97,6 +103,7 @@ def summarize(p: Processed, key: str) -> Summary:
 
     moves = p.moves_text()
     moves_key, opening = duplicates.game_keys(p.code or "", moves)
+    decision = p.replay.decision if p.replay is not None else None
     score = p.score
     return Summary(
         source=p.source,
@@ -127,5 +134,8 @@ def summarize(p: Processed, key: str) -> Summary:
         line=p.record.line if p.record else 1,
         more=p.meta.more,
         score=tuple(sorted(score.items())) if score else (),
+        board=p.meta.board or "",
+        room=p.meta.room or "",
+        decided=(decision.reason, tuple(decision.reason_args)) if decision is not None else ("", ()),
     )
 

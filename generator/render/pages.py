@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from generator import __version__, boards, diagnostics, games
+from generator import __version__, boards, diagnostics, games, i18n
 from generator.archive import standings
 from generator.diagnostics import Diagnostic
 from generator.model import game_id, seats_of
@@ -327,6 +327,7 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "tiebreaks": [
                     {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
+                "duplicate": _duplicate(section, page, team_href, site) if section.duplicate else None,
                 # With groups or stages, each lists its own matches: the overall crosstable links a match's first game.
                 **_table(section, tiebreaks, page, team_href, site, None if section.divisions else section.code, match_href),
                 "divisions": [
@@ -350,6 +351,70 @@ def _points_rule(rules: Any) -> str:
     if rules.rank_by == "score":
         return "points_rule_score"
     return "points_rule_match" if rules.matches else "points_rule"
+
+
+def _duplicate(section: Any, page: str, team_href: Mapping[str, str], site: SiteInfo) -> dict[str, Any]:
+    """A game played in duplicate (bridge): each team match board by board with its two tables side by side, or
+    each pairs board with all its tables; every table's contract and result, its score, and what it earned."""
+    found = section.duplicate
+    by_url = {e.url: e for e in section.games}
+
+    def table(t: Any, percentage: float | None = None) -> dict[str, Any]:
+        entry = by_url.get(t.game_id)
+        reason, args = entry.summary.decided if entry is not None else ("", ())
+        return {
+            "href": urls.href(page, t.game_id),
+            "room": t.room,
+            "north_south": t.north_south,
+            "east_west": t.east_west,
+            "outcome": i18n.say(reason, args, site.language) if reason else "",
+            "score": standings.match_points(t.score, True) if t.score else "0",
+            "percentage": _num(percentage) if percentage is not None else None,
+        }
+
+    matches = []
+    for m in found.matches:
+        matches.append({
+            "first": m.first,
+            "first_href": team_href.get(m.first),
+            "second": m.second,
+            "second_href": team_href.get(m.second),
+            "imps": f"{m.imps[0]} : {m.imps[1]}",
+            "vps": f"{_num(m.vps[0])} : {_num(m.vps[1])}" if m.vps is not None else None,
+            "boards": [
+                {
+                    "board": b.board,
+                    "tables": [table(t) for t in b.tables],
+                    "first_imps": b.imps if b.imps > 0 else "",
+                    "second_imps": -b.imps if b.imps < 0 else "",
+                }
+                for b in m.boards
+            ],
+        })  # fmt: skip
+    boards = [
+        {"board": b.board, "tables": [table(t, pct) for t, pct in zip(b.tables, b.percentages)]} for b in found.boards
+    ]
+    return {
+        "kind": found.kind,
+        "vp_scale": found.matches[0].vps is not None if found.matches else False,
+        "rows": [
+            {
+                "rank": row.rank,
+                "tied": row.tied,
+                "team": row.team,
+                "href": team_href.get(row.team),
+                "games": row.games,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "score": _num(round(row.score, 2)),
+                "imps": found.imps.get(row.team, 0),
+            }
+            for row in found.rows
+        ],
+        "matches": matches,
+        "boards": boards,
+    }
 
 
 def find_match(ev: Event, key: str) -> tuple[str, standings.Match] | None:
