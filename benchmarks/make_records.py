@@ -1037,18 +1037,24 @@ def write_demo_pieces(content: Path) -> list[DemoFile]:
 
 
 def write_demo_university(content: Path) -> list[DemoFile]:
-    """The Amazons, EinStein and dots-and-boxes events (benchmarks/demo_am.py, demo_wtn.py, demo_db.py)."""
+    """The Amazons, EinStein, dots-and-boxes, army chess, Dou Dizhu, hold'em and bridge events (benchmarks/demo_*.py)."""
+    import demo_ac2
     import demo_am
+    import demo_br
     import demo_db
+    import demo_p2t1
+    import demo_thp
     import demo_wtn
 
     written: list[DemoFile] = []
-    for module in (demo_am, demo_wtn, demo_db):
+    for module in (demo_am, demo_wtn, demo_db, demo_ac2, demo_p2t1, demo_thp, demo_br):
         files = module.event_files()
         target = content / module.FOLDER
         target.mkdir(parents=True, exist_ok=True)
-        for old in target.glob("*.txt"):
-            old.unlink()
+        # Every file, not only *.txt: army chess records have no suffix, bridge's are .pbn.
+        for old in target.iterdir():
+            if old.is_file():
+                old.unlink()
         for name, data in files.items():
             (target / name).write_bytes(data)
         print(f"{module.FOLDER}: {len(files)} files")

@@ -166,6 +166,18 @@ _BLACK = Side("B", "black", "黑方", "Black")
 _WHITE = Side("W", "white", "白方", "White")
 _RED = Side("R", "red", "红方", "Red")
 _BLUE = Side("B", "blue", "蓝方", "Blue")
+# Bridge's four seats, clockwise; North-South against East-West, each partnership one colour.
+_NORTH = Side("N", "red", "北家", "North")
+_EAST = Side("E", "blue", "东家", "East")
+_SOUTH = Side("S", "red", "南家", "South")
+_WEST = Side("W", "blue", "西家", "West")
+# Dou Dizhu (P2T1): the standard's three seats A, B and C, in the order of play.
+_SEAT_A = Side("A", "red", "A方", "Seat A")
+_SEAT_B = Side("B", "blue", "B方", "Seat B")
+_SEAT_C = Side("C", "green", "C方", "Seat C")
+# Army chess (AC2): the records write the sides as A and B (MA/MB); the protocol's red moves first.
+_ARMY_RED = Side("A", "red", "红方", "Red")
+_ARMY_BLACK = Side("B", "black", "黑方", "Black")
 # Shogi records write the sides as "+" (sente, ▲, moves first) and "-" (gote, △);
 # black and white are the colours the move list and the pages use for them.
 _SENTE = Side("+", "black", "先手", "Sente")
@@ -395,6 +407,111 @@ _REGISTRY: dict[str, GameType] = dict(
             options=MappingProxyType({}),
             first_from_record=True,
             scored=True,
+        ),
+        # Heads-up no-limit Texas hold'em (formats/acpc.py, the ACPC STATE
+        # lines; rules/holdem.py; boards/holdem.py): one hand a line, a match
+        # of 70 or more hands a file. The record lists the big blind first, so
+        # the big blind is the first seat, though the small blind acts first
+        # before the flop; the seats change hands every hand. The result of a
+        # hand is the chips each seat won.
+        "THP": GameType(
+            code="THP",
+            name_zh="德州扑克",
+            name_en="Texas hold'em (heads-up no-limit)",
+            format="acpc",
+            rules="holdem",
+            board="holdem",
+            first=Side("BB", "red", "大盲", "Big blind"),
+            second=Side("SB", "blue", "小盲", "Small blind"),
+            columns=0,
+            rows=0,
+            params=MappingProxyType({}),
+            # Every hand starts from these stacks (ACPC: reset each hand).
+            options=MappingProxyType({"stack": 20000, "big_blind": 100, "small_blind": 50}),
+            suffixes=(".txt", ".log"),
+            scored=True,
+            matches=True,
+        ),
+        # Two-player army chess (formats/armychess.py, rules/armychess.py,
+        # boards/armychess.py): the CCGC referee protocol 1.0; 12 rows A-L by
+        # 5 columns 0-4, 25 hidden pieces a side, both layouts in the record.
+        "AC2": GameType(
+            code="AC2",
+            name_zh="二人军棋",
+            name_en="Army chess",
+            format="armychess",
+            rules="armychess",
+            board="armychess",
+            first=_ARMY_RED,
+            second=_ARMY_BLACK,
+            columns=5,
+            rows=12,
+            # SL, the plies without a battle after which the side to move loses, where the record gives none.
+            params=MappingProxyType({"steps": 31}),
+            options=MappingProxyType({}),
+        ),
+        # Dou Dizhu (formats/doudizhu.py, rules/doudizhu.py, the card table of
+        # boards/table.py): three seats, one landlord (the highest bidder)
+        # against two farmers, who win or lose together: a deal's result names
+        # the landlord or both farmers ("second+third"), its score is points
+        # per seat. A session of several deals is one file, each deal a game.
+        "P2T1": GameType(
+            code="P2T1",
+            name_zh="斗地主",
+            name_en="Dou Dizhu",
+            format="doudizhu",
+            rules="doudizhu",
+            board="table",
+            first=_SEAT_A,
+            second=_SEAT_B,
+            more_seats=(_SEAT_C,),
+            columns=0,
+            rows=0,
+            params=MappingProxyType({
+                # The cards 0-53 of the standard's table: 3-10 J Q K A 2 in the suits
+                # spades, hearts, diamonds, clubs, then the black and the red joker.
+                "deck": tuple(
+                    f"{rank}{suit}" for rank in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+                    for suit in "♠♥♦♣"
+                ) + ("BJ", "RJ"),
+                # The table: 20 cards in a hand and in a play (the landlord's), fanned;
+                # the three bottom cards in the middle; the landlord's crown by its seat.
+                "slots": 20, "hand": 20, "fan": 18, "centre": 3, "tokens": MappingProxyType({"landlord": "♛"}),
+            }),
+            options=MappingProxyType({}),
+            scored=True,
+            matches=True,
+            # Teams are ranked by their points over every session, as Dou Dizhu events rank them.
+            rank_by="score",
+        ),
+        # Contract bridge (formats/pbn.py, rules/bridge.py, boards/bridge.py):
+        # PBN records, one board per game and several per file; four seats
+        # clockwise from North, who calls first is the board's dealer;
+        # North-South and East-West win or lose together; a board's result is
+        # its duplicate score.
+        "BR": GameType(
+            code="BR",
+            name_zh="桥牌",
+            name_en="Contract bridge",
+            format="pbn",
+            rules="bridge",
+            board="bridge",
+            first=_NORTH,
+            second=_EAST,
+            columns=0,
+            rows=0,
+            params=MappingProxyType({}),
+            # The scale that turns a team match's IMP margin into victory
+            # points: the WBF continuous 20-point scale, or none (IMPs rank).
+            options=MappingProxyType({"vp_scale": "wbf"}),
+            choices=MappingProxyType({"vp_scale": ("wbf", "none")}),
+            suffixes=(".pbn", ".txt"),
+            more_seats=(_SOUTH, _WEST),
+            partnerships=((0, 2), (1, 3)),
+            scored=True,
+            # Each board is played at several tables: its results are compared
+            # (IMPs, VPs, matchpoints: archive/duplicate.py), not added up.
+            duplicate=True,
         ),
     }
 )

@@ -388,6 +388,21 @@ NAME_MAX = 1024
 
 
 def from_filename(name: str) -> Metadata:
+    """What a file name says (see :func:`_from_filename`); a game of more seats
+    names the teams of the third seat on after more ``vs`` (``P2T1-A vs B vs C-…``)."""
+    meta = _from_filename(name)
+    game = games.get(meta.code)
+    if game is not None and game.more_seats and meta.second:
+        parts = _VS_SPACED.split(meta.second, maxsplit=len(game.more_seats))
+        if len(parts) == 1:
+            parts = _VS_ANY.split(meta.second, maxsplit=len(game.more_seats))
+        second, *more = (team.strip() for team in parts)
+        if more:
+            meta.second, meta.more = second or None, tuple(team or None for team in more)
+    return meta
+
+
+def _from_filename(name: str) -> Metadata:
     """What a file name says, following ``CODE-先手 vs 后手-结果-时间地点-赛事.txt``.
 
     Team names may contain ``-`` (``北京科技大学-沼泽``), so the name is not

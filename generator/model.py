@@ -190,6 +190,10 @@ class Record:
     # from 1, and the line it starts on; 0 and line 1 for a file of one game.
     game: int = 0
     line: int = 1
+    # The header's named fields as the record writes them, where its format
+    # names them (PBN tags: "Board", "Room", "Dealer", "Contract" ...), for
+    # what a game's engine and the event pages read beyond ``header``.
+    tags: dict[str, str] = field(default_factory=dict)
 
 
 # A frame operation, as sent to viewer.js (JSON arrays):
@@ -287,6 +291,10 @@ class Replay:
     # Which drawing of the board this game needs when an event option changes
     # it (HEX: which edges red joins); None for the game type's usual board.
     variant: str | None = None
+    # Hidden-information games whose start differs per view (army chess: each
+    # player sees the opponent's pieces face down): ``(views, ops)`` groups
+    # applied after ``setup`` only in the views they name, as Ply.hidden.
+    setup_hidden: Sequence[tuple[tuple[str, ...], list[Op]]] = ()
 
     @property
     def computed(self) -> Result | None:

@@ -150,10 +150,22 @@ def apply(position: Position, ops: list[Op], ply: int, current: bool = True) -> 
             raise ValueError(f"unknown scene operation {name!r}")
 
 
-def position_after(setup: list[Op], plies: list[Ply], count: int | None = None, view: str = "referee") -> Position:
-    """The position after the first ``count`` plies (all of them by default), as ``view`` sees it."""
+def position_after(
+    setup: list[Op],
+    plies: list[Ply],
+    count: int | None = None,
+    view: str = "referee",
+    setup_hidden: Sequence[tuple[tuple[str, ...], list[Op]]] = (),
+) -> Position:
+    """The position after the first ``count`` plies (all of them by default), as ``view`` sees it.
+
+    ``setup_hidden``: the set-up's groups for some views only (:attr:`generator.model.Replay.setup_hidden`).
+    """
     position = Position()
     apply(position, setup, 0)
+    for views, group in setup_hidden:
+        if view in views:
+            apply(position, group, 0)
     chosen = plies[: len(plies) if count is None else count]
     last = len(chosen) - 1
     for i, ply in enumerate(chosen):

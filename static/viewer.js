@@ -11,6 +11,7 @@
  *           o applies in every view; h is [[views], ops] groups, each applied
  *           only in the views it names; v lists who may read the label
  *   views:  [[id, label], ...]  (empty unless some ply is hidden from someone)
+ *   setupHidden: [[views], ops] groups applied after setup in those views only
  *   counters: [[key, label], ...]  (captured stones ...; values come from ops)
  *   strings, marks: UI words and MARK words in the page language
  * Operations (generator/scene.py is the reference): ["add", id, kind, side, at],
@@ -112,7 +113,7 @@
       states.push({pieces: pieces, marks: marks, notes: notes, paths: paths, counts: counts});
     }
 
-    apply(data.setup || [], 0);
+    apply(opsFor({o: data.setup || [], h: data.setupHidden}, view), 0);
     for (var n = 0; n < data.plies.length; n++) {
       var ply = data.plies[n];
       apply(opsFor(ply, view), ply.n);

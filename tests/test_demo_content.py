@@ -33,7 +33,7 @@ EVENTS = ("2025-c5", "2025-c6")
 # Events with tests of their own: test_su_archive.py, test_go_demo.py.
 OTHER_EVENTS = (
     "2025-su", "2025-go9", "2025-ng", "2025-pg", "2025-hex", "2025-cc", "2025-msk", "2025-dr10", "2025-dr8",
-    "2025-am", "2025-wtn", "2025-db",
+    "2025-am", "2025-wtn", "2025-db", "2025-ac2", "2025-p2t1", "2025-thp", "2025-br",
 )
 
 # The records that are wrong on purpose, and what is wrong with them.
@@ -242,5 +242,8 @@ def test_the_demo_can_be_remade_byte_for_byte(tmp_path):
     made = make_records.write_demo(tmp_path)
     for f in made:
         assert (CONTENT / f.path).read_bytes() == f.data, f.path
-    on_disk = {p.relative_to(CONTENT).as_posix() for e in (*EVENTS, *OTHER_EVENTS) for p in (CONTENT / e).rglob("*.txt")}
+    # Every file: army chess records have no suffix, bridge's are .pbn, hold'em dealer logs .log.
+    on_disk = {
+        p.relative_to(CONTENT).as_posix() for e in (*EVENTS, *OTHER_EVENTS) for p in (CONTENT / e).rglob("*") if p.is_file()
+    }
     assert on_disk == {f.path for f in made}

@@ -74,3 +74,43 @@ def test_a_table_without_teams_or_score_is_left_out() -> None:
     assert pair is not None and (pair.north_south, pair.east_west, pair.score) == ("Smith – Jones", "Ng – Li", -100.0)
     assert duplicate.sitting("g", "", "Open", ("A", "B", "A", "B"), [("first+third", 620.0)]) is None
     assert duplicate.sitting("g", "1", "Open", ("A", "B", "A", "B"), []) is None
+
+
+def test_the_demo_bridge_event_ranks_teams_by_vps_from_every_board_at_both_tables(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The demo's team match event, built: each match board by board, IMPs as the two tables' scores give them."""
+    import re
+    import shutil
+    from html import unescape
+    from pathlib import Path
+
+    from generator.build import Builder
+    from generator.config import load_config
+
+    demo = Path(__file__).resolve().parents[1] / "content" / "2025-br"
+    if not demo.is_dir():
+        pytest.skip("the demo bridge event is not in content/")
+    shutil.copytree(demo, tmp_path / "content" / "2025-br")
+    (tmp_path / "site.toml").write_text('[events.2025-br]\nname = "Bridge"\n', encoding="utf-8")
+    config, problems = load_config(tmp_path / "site.toml", root=tmp_path, output=tmp_path / "site")
+    assert problems == []
+    builder = Builder(config, jobs=1, cache_dir=tmp_path / ".cache")
+    builder.build()
+    builder.wait()
+    page = (tmp_path / "site" / "events" / "2025-br" / "index.html").read_text(encoding="utf-8")
+    matches = re.findall(r"<h3>(.*?)</h3>\s*<div class=\"q-scroll\">\s*<table class=\"q-boards\">(.*?)</table>", page, re.S)
+    assert len(matches) == 6  # four teams, a round robin of team matches
+    vps = []
+    for heading, body in matches:
+        text = unescape(re.sub(r"<[^>]+>", "", heading))
+        imp_a, imp_b, vp_a, vp_b = map(float, re.findall(r"IMP (\d+) : (\d+) · VP ([\d.]+) : ([\d.]+)", text)[0])
+        rows = re.findall(r"<tr><td>(\d+)</td>(.*?)</tr>", body, re.S)
+        assert len(rows) == 16  # every board, both tables in one row
+        won = [[int(v or 0) for v in re.findall(r'<td class="q-num">(\d*)</td>', cells)] for _, cells in rows]
+        assert sum(a for a, _ in won) == imp_a and sum(b for _, b in won) == imp_b
+        assert (vp_a, vp_b) == pytest.approx(bridge.victory_points(imp_a - imp_b, 16), abs=0.01)
+        vps.append((vp_a, vp_b))
+    assert all(a + b == pytest.approx(20) for a, b in vps)
+    standings_rows = re.findall(r"<tr><td>(\d+)</td><td><a[^>]*>([^<]+)</a></td><td>3</td>.*?<strong>([\d.]+)</strong>", page, re.S)
+    assert len(standings_rows) == 4
+    totals = [float(v) for _, _, v in standings_rows]
+    assert totals == sorted(totals, reverse=True) and sum(totals) == pytest.approx(sum(a + b for a, b in vps))

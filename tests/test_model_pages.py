@@ -168,7 +168,8 @@ def test_the_page_of_a_partnership_game_says_the_partners_won_with_their_score(t
     en = game_page(tmp_path, "en", "bridge/table-1.duo", ("bridge/table-1.duo", DUO_GAME))
     assert "Result Player A and Player C win" in info(en)
     assert "Score Player A and Player C North 11 Player B and Player D East 4" in info(en)
-    assert title(en) == "North vs East vs North vs East"
+    # Each partnership of one team is named once in the title, not once per seat.
+    assert title(en) == "North vs East"
 
 
 def test_a_match_game_says_which_game_of_its_file_it_is_and_links_the_others(tmp_path: Path) -> None:

@@ -14,6 +14,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from conftest import C5_BLACK_FIVE, DEMO_CONTENT, REPO, c5_record
 
+from generator.model import seats_of
+from generator.render import urls
+
 
 def qipu(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -85,11 +88,14 @@ def test_games_jsonl_has_one_line_per_game(demo_site: Path) -> None:
     required = {"id", "code", "event", "first", "second", "declared", "computed", "plies", "source", "duplicates", "url", "errors", "warnings"}
     for game in games:
         assert required <= set(game), required - set(game)
-        assert game["declared"] in ("first", "second", "draw", "unknown", None)
-        assert game["computed"] in ("first", "second", "draw", None)
+        # Results name seats: "first" ... "fourth", and those that won together ("second+third").
+        for said in (game["declared"], game["computed"]):
+            assert said in ("draw", "unknown", None) or seats_of(said), said
         assert (demo_site / game["url"]).is_file()
         assert (DEMO_CONTENT / game["source"]).is_file()
-        assert (demo_site / "files" / game["source"]).read_bytes() == (DEMO_CONTENT / game["source"]).read_bytes()
+        # Published under its own name, or under files/_/ with .txt added where its suffix is not plain text.
+        download = demo_site / urls.record_file(game["source"])
+        assert download.read_bytes() == (DEMO_CONTENT / game["source"]).read_bytes()
     assert {g["code"] for g in games} >= {"C5", "C6"}
     assert any(g["duplicates"] for g in games), "the demo's duplicate record is folded into one game"
 

@@ -98,11 +98,20 @@ _index_fields = operator.attrgetter(*_INDEX_FIELDS)  # a tuple of them, read in 
 def summarize(p: Processed, key: str) -> Summary:
     """The summary of one processed game (see :func:`generator.pipeline.process_games`)."""
     # Not imported with the module: the quick path only unpickles summaries.
+    from generator import games
     from generator.archive import duplicates
     from generator.pipeline import event_key, group_key
 
     moves = p.moves_text()
     moves_key, opening = duplicates.game_keys(p.code or "", moves)
+    game = games.get(p.code)
+    if game is not None and game.duplicate:
+        # A board played in duplicate is one game only at one table: its deal,
+        # board and room are part of its key. Alike auctions at other tables
+        # are the point of duplicate play, not near copies.
+        deal = (p.record.setup or []) if p.record is not None else []
+        table = [*deal, p.meta.board or "", p.meta.room or "", "\x1e"]
+        moves_key, opening = duplicates.game_keys(p.code or "", [*table, *moves])[0], ""
     decision = p.replay.decision if p.replay is not None else None
     score = p.score
     return Summary(

@@ -1005,7 +1005,14 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
     players = [job.first, job.second, *job.more] if len(job.more) >= len(seats) - 2 else None
     if players is None:  # a job that does not name the seats after the second: the record's names
         players = [job.first, job.second, *(seat["player"] for seat in seats[2:])]
-    title = f" {strings['vs']} ".join(p or "?" for p in players)
+    # A partnership of one team (bridge's North and South played by one program) is named once.
+    game_type = games.get(view.get("code"))
+    shown = [
+        i
+        for i in range(len(players))
+        if not (game_type and any(players[j] == players[i] for j in game_type.partners(i) if j < i))
+    ]
+    title = f" {strings['vs']} ".join(players[i] or "?" for i in shown)
     ctx = base(site, page, title)
     info = {key: value for key, value in view.items() if key != "viewer"}
     team_urls = [job.first_url, job.second_url, *job.more_urls]
@@ -1019,6 +1026,7 @@ def game(job: GameJob, view: Mapping[str, Any], site: SiteInfo) -> dict[str, Any
                 "href": urls.href(page, url) if url else None,
             }
             for i, (seat, url) in enumerate(zip(seats, team_urls))
+            if i in shown
         ],
         match=[
             {"number": number, "href": urls.href(page, url), "current": url == job.url} for number, url in job.siblings

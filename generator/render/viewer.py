@@ -20,7 +20,7 @@ from generator.boards.base import Board
 from generator.games import GameType
 from generator.model import Move, Op, Ply, Replay
 from generator.render.strings import LANGUAGES
-from generator.scene import Position, note_text, position_after
+from generator.scene import SEAT_INDEX, Position, note_text, position_after
 
 # The UI strings the viewer uses, in both page languages (the tables live in
 # render/strings.py with the rest of the site's). The caller passes the page's
@@ -229,12 +229,12 @@ def _op_lists(plies: list[Ply]) -> list[list[Op]]:
     return groups
 
 
-def _views(plies: list[Ply]) -> list[str]:
+def _views(plies: list[Ply], hidden_setup: bool = False) -> list[str]:
     """The views a reader can choose: the referee's (everything), then each side's.
 
-    Empty when every ply is visible to everyone (no selector is shown).
+    Empty when every ply and the set-up are visible to everyone (no selector is shown).
     """
-    if all(ply.visible_to is None and not ply.hidden for ply in plies):
+    if not hidden_setup and all(ply.visible_to is None and not ply.hidden for ply in plies):
         return []
     views: list[str] = ["referee", "first", "second"]
     for ply in plies:
@@ -341,9 +341,10 @@ def _not_replayed(game: GameType, moves: list[Move], start: int, strings: Mappin
 
 
 def _view_label(view: str, names: tuple[str, ...], strings: Mapping[str, str]) -> str:
-    if view in ("first", "second"):
-        side = names[0] if view == "first" else names[1]
-        return _string(strings, "viewer.view.side", "{side}").format(side=side)
+    # A seat's view: named as the page names its side (the third and fourth seats of a card game too).
+    seat = SEAT_INDEX.get(view)
+    if seat is not None and seat < len(names):
+        return _string(strings, "viewer.view.side", "{side}").format(side=names[seat])
     return _string(strings, f"viewer.view.{view}", view)
 
 
@@ -396,16 +397,17 @@ def viewer_parts(
     """
     if board is None:
         board = game.module("board").board_for(game, replay.variant)
-    names = side_names or (game.first.name_en, game.second.name_en)
+    names = side_names or tuple(side.name_en for side in game.seats)
     # Localised notes name no cells and set no counters: one scan of the
     # recorded plies answers all three questions.
     used: set[str] = set()
     counter_keys: set[str] = set()
-    _scan([replay.setup], used, set())  # counters count what the plies do, not the set-up
+    setup_hidden = replay.setup_hidden
+    _scan([replay.setup, *(ops for _, ops in setup_hidden)], used, set())  # counters count what the plies do, not the set-up
     keyed = _scan(_op_lists(replay.plies), used, counter_keys)
     plies = _localised(replay.plies, strings, names) if keyed else replay.plies
     final = position_after(replay.setup, plies)
-    views = _views(plies)
+    views = _views(plies, bool(setup_hidden))
     ui = ui_strings(strings)
     words = {mark: (mark_word(mark, strings), mark_class(mark)) for mark in {p.mark for p in plies}}
     # json_for_script() of these members as one object; the plies have a faster encoder.
