@@ -17,7 +17,7 @@ HEADER = "#[AM][甲][乙][{result}][2025.3.1 北京][杯];\n"
 
 
 def replay(moves: str, game=AM, result: str = "未决胜"):
-    record = fmt.parse(Text("AM-甲 vs 乙.txt", HEADER.format(result=result) + moves, "utf-8"), game)
+    [record] = fmt.parse_games(Text("AM-甲 vs 乙.txt", HEADER.format(result=result) + moves, "utf-8"), game)
     return record, amazons.replay(record, game)
 
 

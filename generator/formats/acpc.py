@@ -216,10 +216,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-def parse(text: Text, game: GameType | None) -> Record:
-    """The file's first hand (see :func:`parse_games`)."""
-    return parse_games(text, game)[0]
-
 
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """One record per hand, in the file's order (see the module's text). Never raises."""

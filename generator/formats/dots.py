@@ -144,10 +144,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-def parse(text: Text, game: GameType | None) -> Record:
-    """Read the first (usually the only) game of a file. Never raises; problems become diagnostics."""
-    return parse_games(text, game)[0]
-
 
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every game of a file: one per JSON object (a file whose JSON is a list of records holds several)."""

@@ -103,10 +103,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-def parse(text: Text, game: GameType | None) -> Record:
-    """The file's first deal (see :func:`parse_games`)."""
-    return parse_games(text, game)[0]
-
 
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every deal of the file, in order. Never raises; problems become diagnostics of their deal."""

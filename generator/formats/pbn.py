@@ -190,10 +190,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-def parse(text: Text, game: GameType | None) -> Record:
-    """The file's first board (see :func:`parse_games`)."""
-    return parse_games(text, game)[0]
-
 
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every board of the file, in order; never raises. A problem in one board is that board's diagnostic."""
