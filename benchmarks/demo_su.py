@@ -1,8 +1,10 @@
 """The demo archive's Surakarta event, kept the way a real tournament leaves it.
 
 Called by ``make_records.py --demo``. Two groups of four teams and a final
-stage, in folders as the 2018 CCGC Surakarta archive has them: one folder per
-group pairing in group A (``A1A2/``), one per round in group B (``B1/``),
+stage (semi-finals between each group's first and the other's second, ranked
+by the event's tie-breaks, a match for third place and a final), in folders
+as the 2018 CCGC Surakarta archive has them: one folder per group pairing in
+group A (``A1A2/``), one per round in group B (``B1/``),
 ``决赛/11.23/A1-B2/`` for the final stage, and two group-B records left loose
 in the event folder. The records come from several team programs, each with
 its own habits (the variants of ``corpus/SOURCES.md``): ``|`` or 12-digit
@@ -25,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from generator.archive.standings import Played, Points, standings
 from generator.rules.surakarta import CELLS, EMPTY, NEIGHBOURS, captures
 
 FOLDER = "2025-su"
@@ -100,6 +103,7 @@ def make_game(first: str, second: str, first_colour: int, date: str, time: str, 
 # -- writing a record ------------------------------------------------------------
 
 RESULT_WORDS = {"first": "先手胜", "second": "后手胜", "draw": "平局"}
+TIEBREAKS = ("head-to-head", "wins", "sonneborn-berger")  # the event's, in site.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +180,7 @@ def _round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
 def event_files() -> tuple[list[DemoFile], dict[str, list[str]]]:
     """Every file of the event, and the group standings order (for the final)."""
     files: list[DemoFile] = []
-    points: dict[str, float] = {}
+    played: dict[str, list[Played]] = {letter: [] for letter in GROUPS}
     n = 0
     slots = ("09:30", "10:40", "13:30", "14:40", "16:00", "17:10")
     for letter, teams in GROUPS.items():
@@ -189,12 +193,12 @@ def event_files() -> tuple[list[DemoFile], dict[str, list[str]]]:
                     colour = RED if writer.name in ("dash", "lower") else BLACK
                     seed = f"su:{letter}:{rnd}:{x}:{y}:{leg}"
                     game = make_game(first, second, colour, "2025-11-22", slots[(2 * rnd + leg) % 6], seed)
-                    points[first] = points.get(first, 0) + {"first": 1.0, "draw": 0.5}.get(game.result, 0.0)
-                    points[second] = points.get(second, 0) + {"second": 1.0, "draw": 0.5}.get(game.result, 0.0)
+                    played[letter].append(Played(seed, first, second, game.result))
                     folder = _group_folder(letter, teams, x, y, rnd)
                     loose = letter == "B" and rnd == 2 and leg == 1
                     files += _files(game, writer, "" if loose else folder, (letter, rnd, pair_no, leg), teams)
-    order = {g: sorted(teams, key=lambda t: (-points.get(t, 0), teams.index(t))) for g, teams in GROUPS.items()}
+    # The groups' order as the event's rules rank them (site.toml: head-to-head, wins, Sonneborn-Berger).
+    order = {g: [row.team for row in standings(teams, played[g], Points(), TIEBREAKS)] for g, teams in GROUPS.items()}
     files += _final(order)
     return files, order
 
@@ -265,14 +269,18 @@ def _final(order: dict[str, list[str]]) -> list[DemoFile]:
     files: list[DemoFile] = []
     semis = ((a[0], b[1], "A1-B2"), (b[0], a[1], "B1-A2"))
     times = ("09:30", "10:40")
-    winners = []
+    winners, losers = [], []
     for k, (x, y, label) in enumerate(semis):
         game = make_game(x, y, BLACK, "2025-11-23", times[k], f"su:semi:{label}")
         if game.result == "draw":
             game.result = "first"  # decided by the tie-break game, not recorded here
         winners.append(x if game.result == "first" else y)
+        losers.append(y if game.result == "first" else x)
         data = encode(record_text(game, WRITERS[0]), WRITERS[0])
         files.append(DemoFile(f"{FOLDER}/决赛/11.23/{label}/{file_name(game)}", data))
-    game = make_game(winners[0], winners[1], BLACK, "2025-11-23", "14:00", "su:final")
-    files.append(DemoFile(f"{FOLDER}/决赛/11.23/冠亚军/{file_name(game)}", encode(record_text(game, WRITERS[0]), WRITERS[0])))
+    # The semi-finals' losers play for third place, the winners the final: a knockout Qipu draws as a bracket.
+    for teams, time, seed, folder in ((losers, "13:30", "su:third", "三四名"), (winners, "14:00", "su:final", "冠亚军")):
+        game = make_game(teams[0], teams[1], BLACK, "2025-11-23", time, seed)
+        data = encode(record_text(game, WRITERS[0]), WRITERS[0])
+        files.append(DemoFile(f"{FOLDER}/决赛/11.23/{folder}/{file_name(game)}", data))
     return files

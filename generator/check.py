@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator import decode
-from generator.archive.index import alias_suggestions, build_index
+from generator.archive.index import alias_suggestions, build_index, placeholders
 from generator.archive.teams import Suggestion
 from generator.build import refused_summary, summarize
 from generator.build.records import read_games
@@ -24,6 +26,13 @@ ALIAS = define(
     "Two team spellings look like one team",
     "If they are one team, add the line the message gives under [aliases] in site.toml; "
     "the standings then count them as one.",
+)
+PLACEHOLDER = define(
+    "ARC-N103",
+    "note",
+    "A team name that programs write by default",
+    "Names such as 苏拉卡尔塔2队, 未知队伍 or 敌人 say nobody typed the team's name: Qipu never merges them "
+    "with a team. Correct the records, or list the name under the right team in [aliases] if you know whose it is.",
 )
 
 
@@ -81,6 +90,7 @@ def _relative(config: Config, path: Path) -> str:
 class Checked:
     diagnostics: list[Diagnostic]  # sorted by file and position; alias notes last
     aliases: list[str]  # likely [aliases] lines for site.toml, ready to paste
+    suggestions: list[Suggestion] = dataclasses.field(default_factory=list)  # the same, for --write-aliases
 
 
 def check_paths(config: Config, paths: list[Path]) -> Checked:
@@ -103,22 +113,135 @@ def check_paths(config: Config, paths: list[Path]) -> Checked:
     suggestions = alias_suggestions(archive, config)
     lines = [alias_line(s) for s in suggestions]
     notes = [
-        make("site.toml", 0, 0, ALIAS, "{reason}: {line} under [aliases]?", reason=s.reason, line=line)
+        make("site.toml", 0, 0, ALIAS, s.template, line=line, **dict(s.args))
+        if s.template
+        else make("site.toml", 0, 0, ALIAS, "{reason}: {line} under [aliases]?", reason=s.reason, line=line)
         for s, line in zip(suggestions, lines)
     ]
-    return Checked(sorted(found) + notes, lines)
+    for name, files in placeholders(archive):
+        notes.append(make(
+            files[0], 1, 1, PLACEHOLDER,
+            "'{name}' is a name programs write by default, not a team's ({count} records); it is not merged with "
+            "any team: write the team's real name in these records, or list it under that team in [aliases]",
+            name=name, count=len(files),
+        ))  # fmt: skip
+    return Checked(sorted(found) + notes, lines, suggestions)
+
+
+def alias_pair(suggestion: Suggestion) -> tuple[str, str]:
+    """(canonical, variant) of a suggestion: see :meth:`Suggestion.pair`."""
+    return suggestion.pair()
 
 
 def alias_line(suggestion: Suggestion) -> str:
-    """``"variant" = "canonical"`` for site.toml.
+    """``"canonical" = ["variant"]``, as ``[aliases]`` in site.toml lists a team's spellings under its name."""
+    canonical, variant = alias_pair(suggestion)
+    return f"{json.dumps(canonical, ensure_ascii=False)} = [{json.dumps(variant, ensure_ascii=False)}]"
 
-    The canonical name is the organiser's choice; we propose the core name
-    for a school-prefixed spelling and the Chinese one for a transliteration.
+
+# -- qipu check --write-aliases ---------------------------------------------------------
+
+_TABLE = re.compile(r"\s*\[\s*([^\]]*?)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*=\s*""")
+
+
+def add_aliases(text: str, pairs: list[tuple[str, str]]) -> tuple[str, list[tuple[str, str]]]:
+    """``site.toml``'s text with the aliases (canonical, spelling) added under ``[aliases]``; and those added.
+
+    The file is edited as text, so that its comments, order and layout stay
+    as the organiser wrote them: a spelling joins its team's existing line
+    (``"北理工" = "BIT"`` becomes ``["BIT", "北理工"]``), a new team gets a line
+    at the end of the table, a file without the table gets one at its end.
+    A spelling the file already lists anywhere is left alone. Raises
+    :class:`ValueError` where the file is not TOML, or would not be after.
     """
-    a, b = suggestion.names
-    if "prefix" in suggestion.reason or "suffix" in suggestion.reason or "added" in suggestion.reason:
-        canonical = min((a, b), key=len)
-    else:
-        canonical = max((a, b), key=lambda n: (sum(1 for c in n if ord(c) > 0x2E7F), -len(n)))
-    variant = b if canonical == a else a
-    return f"{json.dumps(variant, ensure_ascii=False)} = {json.dumps(canonical, ensure_ascii=False)}"
+    table = tomllib.loads(text).get("aliases", {})
+    if not isinstance(table, dict):
+        raise ValueError("[aliases] is not a table")
+    listed = {name.strip() for name in table} | {
+        spelling.strip() for value in table.values() for spelling in ([value] if isinstance(value, str) else value)
+    }
+    wanted: dict[str, list[str]] = {}
+    owners = {name.strip(): name for name in table}
+    for canonical, spelling in pairs:
+        if spelling in listed or spelling == canonical:
+            continue
+        if canonical in listed and canonical not in owners:
+            continue  # the team's name is a spelling of another entry: the organiser must choose
+        listed.add(spelling)
+        wanted.setdefault(canonical, []).append(spelling)
+    if not wanted:
+        return text, []
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    start = next((i for i, line in enumerate(lines) if (m := _TABLE.match(line)) and m.group(1) == "aliases"), None)
+    if start is None:
+        lines += ["\n", "[aliases]\n"]
+        start = len(lines) - 1
+    end = next((i for i in range(start + 1, len(lines)) if _TABLE.match(lines[i])), len(lines))
+    new_lines: list[str] = []
+    for canonical, spellings in wanted.items():
+        if canonical in owners:
+            _extend(lines, start, end, owners[canonical], spellings)
+        else:
+            quoted = ", ".join(json.dumps(s, ensure_ascii=False) for s in spellings)
+            new_lines.append(f"{json.dumps(canonical, ensure_ascii=False)} = [{quoted}]\n")
+    # After the table's last entry, not after a comment that opens the next table.
+    last = max((i for i in range(start, end) if lines[i].strip() and not lines[i].lstrip().startswith("#")), default=start)
+    lines[last + 1 : last + 1] = new_lines
+    result = "".join(lines)
+    after = tomllib.loads(result).get("aliases", {})
+    for canonical, spellings in wanted.items():
+        value = after.get(owners.get(canonical, canonical))
+        have = [value] if isinstance(value, str) else value or []
+        if not set(spellings) <= set(have):
+            raise ValueError(f"could not add {spellings} under {canonical!r}")
+    return result, [(c, s) for c, spellings in wanted.items() for s in spellings]
+
+
+def _extend(lines: list[str], start: int, end: int, key: str, spellings: list[str]) -> None:
+    """Add spellings to the existing entry ``key`` of the table between ``start`` and ``end``."""
+    items = [json.dumps(s, ensure_ascii=False) for s in spellings]
+    added = ", ".join(items)
+    for i in range(start + 1, end):
+        m = _KEY.match(lines[i])
+        if m is None or _key_text(m.group(1)) != key:
+            continue
+        value = lines[i][m.end():]
+        if value.startswith("["):
+            for j in range(i, end):  # the line that closes the list (the same one, for a list on one line)
+                close = lines[j].rfind("]")
+                if close >= 0 and j > i and not lines[j][:close].strip():
+                    # A list of one spelling a line: one more line, in the same indentation.
+                    previous = lines[j - 1]
+                    text = previous.rstrip("\n").rstrip()
+                    lines[j - 1] = (text if text.endswith(",") else text + ",") + "\n"
+                    indent = previous[: len(previous) - len(previous.lstrip())]
+                    lines.insert(j, "".join(f"{indent}{item},\n" for item in items))
+                    return
+                if close >= 0:
+                    body = lines[j][:close].rstrip()
+                    joiner = "" if body.endswith(("[", ",")) else ", "
+                    lines[j] = body + joiner + added + lines[j][close:]
+                    return
+        elif value.startswith(('"', "'")):
+            quote = value[0]
+            close = value.index(quote, 1) if quote == "'" else _string_end(value)
+            lines[i] = lines[i][: m.end()] + "[" + value[: close + 1] + ", " + added + "]" + value[close + 1 :]
+            return
+    raise ValueError(f"cannot find the entry {key!r} under [aliases]")
+
+
+def _string_end(value: str) -> int:
+    """The index of the closing quote of the basic string that ``value`` starts with."""
+    i = 1
+    while value[i] != '"':
+        i += 2 if value[i] == "\\" else 1
+    return i
+
+
+def _key_text(key: str) -> str:
+    if key.startswith('"'):
+        return str(json.loads(key))
+    return key.strip("'")

@@ -16,6 +16,7 @@ from generator.diagnostics import Diagnostic
 from generator.i18n import N_, say
 
 if TYPE_CHECKING:
+    from generator.archive.teams import Suggestion
     from generator.build import BuildReport
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -62,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--lang", choices=LANGUAGES, default="en", type=_language,
         help="the language of the messages: en (the default) or zh-CN",
+    )
+    check.add_argument(
+        "--write-aliases", action="store_true",
+        help="add the likely aliases to [aliases] in site.toml (its comments and layout kept); check them first",
     )
 
     new = sub.add_parser("new", help="make a new archive: site.toml, an example event, a GitHub Pages workflow")
@@ -417,7 +422,27 @@ def _check(args: argparse.Namespace, config: Config, problems: list[Diagnostic])
             print("\n".join(f"  {for_terminal(line)}" for line in checked.aliases))
         counts = say(N_("{errors} errors, {warnings} warnings"), {"errors": errors, "warnings": warnings}, args.lang)
         print(counts, file=sys.stderr)
+    if args.write_aliases and not _write_aliases(config, checked.suggestions, args.lang):
+        return EXIT_USAGE
     return EXIT_ERRORS if errors else EXIT_OK
+
+
+def _write_aliases(config: Config, suggestions: Sequence[Suggestion], language: str) -> bool:
+    """``qipu check --write-aliases``: the suggestions added to site.toml (made if there is none); False if it cannot be."""
+    from generator.check import add_aliases, alias_pair
+
+    path = config.path or config.root / "site.toml"
+    text = path.read_text(encoding="utf-8-sig") if path.is_file() else ""
+    try:
+        new, added = add_aliases(text, [alias_pair(s) for s in suggestions])
+    except ValueError as problem:
+        print(f"qipu: {path}: {problem}", file=sys.stderr)
+        return False
+    if added:
+        path.write_text(new, encoding="utf-8")
+    message = N_("{count} aliases added to {path}")
+    print(say(message, {"count": len(added), "path": str(path)}, language), file=sys.stderr)
+    return True
 
 
 if __name__ == "__main__":

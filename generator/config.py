@@ -22,11 +22,12 @@ import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import games
+from generator.archive.stages import STAGE_KINDS
 from generator.archive.standings import CHOSEN_TIEBREAKS, MATCH_TIEBREAKS, SCORE, TIEBREAKS, Points
 from generator.diagnostics import Diagnostic, define, make
 from generator.i18n import N_, T, Term
@@ -150,6 +151,12 @@ class GameRules:
     # What ranks the teams: "points" (from wins, draws, losses) or "score"
     # (the sum of their scores in games won on score), see archive.standings.
     rank_by: str = "points"
+    # The kind of each stage folder the organiser sets ("knockout" or
+    # "round-robin"); a stage not named here is known by its pairings.
+    stages: Mapping[str, str] = field(default_factory=lambda: FrozenMap())
+    # How the teams of an event with groups and stages are ranked overall:
+    # stage folder names and "groups", in order (archive.index); () none.
+    overall: tuple[str, ...] = ()
 
 
 # What may rank the teams of an event (``rank_by``): points from results, or the sum of scores.
@@ -619,7 +626,7 @@ class _Reader:
         return EventConfig(key, name or key, dates, place, FrozenMap(dict(sorted(rules.items()))), position)
 
     def game(self, path: tuple[str, ...], game: games.GameType, table: dict[str, Any]) -> GameRules:
-        self.unknown_keys(path, table, ("points", "tiebreaks", "options", "matches", "rank_by"))
+        self.unknown_keys(path, table, ("points", "tiebreaks", "options", "matches", "rank_by", "stages", "overall"))
         default = default_rules(game)
         points = self.points(path + ("points",), table["points"]) if "points" in table else default.points
         matches = self.boolean(path + ("matches",), table["matches"], default.matches) if "matches" in table else default.matches
@@ -636,7 +643,26 @@ class _Reader:
         options = dict(game.options)
         if "options" in table:
             options.update(self.options(path + ("options",), game, table["options"]))
-        return GameRules(points, tiebreaks, FrozenMap(options), matches, rank_by)
+        stage_kinds = self.stage_kinds(path + ("stages",), table["stages"]) if "stages" in table else {}
+        overall = self.overall(path + ("overall",), table["overall"]) if "overall" in table else ()
+        return GameRules(points, tiebreaks, FrozenMap(options), matches, rank_by, FrozenMap(stage_kinds), overall)
+
+    def stage_kinds(self, path: tuple[str, ...], value: Any) -> dict[str, str]:
+        """``stages = { "决赛" = "knockout" }``: a stage folder's kind, where its pairings do not say it."""
+        kinds: dict[str, str] = {}
+        for name, kind in self.table(path, value).items():
+            if kind in STAGE_KINDS:
+                kinds[name.strip()] = kind
+            else:
+                self.wrong_type(path + (name,), " or ".join(repr(k) for k in STAGE_KINDS), kind)
+        return kinds
+
+    def overall(self, path: tuple[str, ...], value: Any) -> tuple[str, ...]:
+        """``overall = ["决赛", "groups"]``: the stages, then the group ranks, that place the teams overall."""
+        if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+            self.wrong_type(path, T('a list of stage folder names and "groups"'), value)
+            return ()
+        return tuple(dict.fromkeys(item.strip() for item in value))
 
     def points(self, path: tuple[str, ...], value: Any) -> Points:
         table = self.table(path, value)
@@ -1024,6 +1050,8 @@ def _event_json(event: EventConfig) -> dict[str, Any]:
                 "options": dict(rules.options),
                 "matches": rules.matches,
                 "rank_by": rules.rank_by,
+                "stages": dict(rules.stages),
+                "overall": list(rules.overall),
             }
             for code, rules in event.games.items()
         },

@@ -14,6 +14,8 @@
  *   setupHidden: [[views], ops] groups applied after setup in those views only
  *   counters: [[key, label], ...]  (captured stones ...; values come from ops)
  *   strings, marks: UI words and MARK words in the page language
+ *   turns?: the ply that ends each turn, where a turn is two plies of one side
+ *           (connect6): the viewer then steps, counts and marks by turn
  * Operations (generator/scene.py is the reference): ["add", id, kind, side, at],
  * ["move", id, to], ["remove", id], ["set", id, kind], ["mark", at, style],
  * ["note", text], ["path", [cell, ...], style], ["count", key, value].
@@ -23,7 +25,10 @@
  * ("*": any side), declared once in the board's <defs>; "set" changes the
  * kind and with it the symbol. No symbol, or a cell not on the board: not drawn.
  *
- * The first viewer on the page owns the URL hash `#ply=N`.
+ * The first viewer on the page owns the URL hash `#ply=N`. When it is the
+ * only one, its keys work on the whole page from the start (as lichess's do);
+ * with several, each listens while it or a control inside it has the focus.
+ * The move list is one Tab stop (a roving tabindex on the current entry).
  */
 (function () {
   "use strict";
@@ -149,7 +154,15 @@
     }
   }
 
-  function Viewer(root, ownsHash) {
+  /* Keys typed into a text field, a select or a slider are theirs, not the viewer's. */
+  function typing(el) {
+    if (!el || !el.tagName) return false;
+    var tag = el.tagName;
+    if (tag === "SELECT" || tag === "TEXTAREA" || el.isContentEditable) return true;
+    return tag === "INPUT" && !/^(checkbox|button|submit|reset)$/.test(el.type);
+  }
+
+  function Viewer(root, ownsHash, alone) {
     var dataEl = root.querySelector("script.q-data");
     if (!dataEl) return;
     var data = JSON.parse(dataEl.textContent);
@@ -174,11 +187,15 @@
     var numbersBox = root.querySelector(".q-numbers");
     var viewSelect = root.querySelector(".q-view");
     var entries = list ? list.querySelectorAll("li[data-ply]") : [];
+    var turnEnds = data.turns || null;
+    var shownEntry = -1;
 
     var view = "referee";
     var states = computeStates(data, view);
     var current = -1;
     var timer = null;
+    var markFloor = 0; // the least radius of a mark, in board units (legible())
+    var numberFloor = 0; // the least size of a move number on a piece, in board units
 
     var symbols = scene.symbols || {};
 
@@ -229,9 +246,12 @@
         if (!symbol) continue;
         piecesLayer.appendChild(svgElement("use", {href: "#" + symbol, x: at[0], y: at[1]}));
         if (showNumbers && piece.ply > 0) {
+          var size = numberSize(piece.ply);
+          // Readable on a phone, as far as the piece holds it (see legible()).
+          if (size < numberFloor) size = Math.max(size, Math.min(numberFloor, scene.radius * 1.15));
           var text = svgElement("text", {
             "class": "q-num q-on-" + cssWord(piece.side),
-            x: at[0], y: at[1], "font-size": numberSize(piece.ply)
+            x: at[0], y: at[1], "font-size": size
           });
           text.textContent = String(piece.ply);
           piecesLayer.appendChild(text);
@@ -244,11 +264,16 @@
           "class": "q-path q-path-" + cssWord(state.paths[p][1]), d: d
         }));
       }
-      for (var i = 0; i < state.marks.length; i++) {
-        var mark = state.marks[i];
+      var marks = state.marks;
+      // A turn of two stones: both are the last move.
+      for (var k = turnStart(current) + 1; k < current; k++) marks = states[k].marks.concat(marks);
+      for (var i = 0; i < marks.length; i++) {
+        var mark = marks[i];
         var where = own(scene.cells, mark[0]) ? scene.cells[mark[0]] : null;
         if (!where) continue;
         var r = scene.marks[mark[1]] !== undefined ? scene.marks[mark[1]] : scene.marks["*"];
+        // A mark drawn small for a wide board stays a visible dot on a phone (see legible()).
+        if (r < markFloor) r = Math.min(markFloor, 2 * r);
         marksLayer.appendChild(svgElement("circle", {
           "class": "q-mark q-mark-" + cssWord(mark[1]), cx: where[0], cy: where[1], r: r
         }));
@@ -292,15 +317,58 @@
       else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
     }
 
+    function link(i) {
+      return i >= 0 && i < entries.length ? entries[i].querySelector("a") : null;
+    }
+
     function showEntry(n) {
-      for (var i = 0; i < entries.length; i++) {
-        var on = i === n - 1;
-        entries[i].classList.toggle("q-current", on);
-        if (on) entries[i].setAttribute("aria-current", "step");
-        else entries[i].removeAttribute("aria-current");
+      if (shownEntry < 0) {
+        // The first time: every entry leaves the Tab order but the current one.
+        for (var i = 0; i < entries.length; i++) {
+          entries[i].classList.remove("q-current");
+          entries[i].removeAttribute("aria-current");
+          var a = link(i);
+          if (a) a.tabIndex = -1;
+        }
+      } else if (shownEntry < entries.length) {
+        entries[shownEntry].classList.remove("q-current");
+        entries[shownEntry].removeAttribute("aria-current");
+        if (link(shownEntry)) link(shownEntry).tabIndex = -1;
       }
+      shownEntry = Math.max(0, Math.min(n, entries.length) - 1);
+      if (n > 0 && n <= entries.length) {
+        entries[n - 1].classList.add("q-current");
+        entries[n - 1].setAttribute("aria-current", "step");
+      }
+      if (link(shownEntry)) link(shownEntry).tabIndex = 0;
       if (n > 0) revealEntry(entries[n - 1]);
       else if (list) list.scrollTop = 0;
+    }
+
+    /* Turns (connect6): the ply before the turn that holds ply n, the turn's
+     * number, and the plies a step forward or back reaches. */
+    function turnStart(n) {
+      if (!turnEnds || n <= 0) return n;
+      var start = 0;
+      for (var i = 0; i < turnEnds.length && turnEnds[i] < n; i++) start = turnEnds[i];
+      return start;
+    }
+
+    function turnNumber(n) {
+      if (!turnEnds) return n;
+      var t = 0;
+      for (var i = 0; i < turnEnds.length && n > 0; i++) {
+        t++;
+        if (turnEnds[i] >= n) break;
+      }
+      return t;
+    }
+
+    function step(by) {
+      if (!turnEnds) return current + by;
+      if (by < 0) return current > 0 ? turnStart(current) : 0;
+      for (var i = 0; i < turnEnds.length; i++) if (turnEnds[i] > current) return turnEnds[i];
+      return count;
     }
 
     function setDisabled(selector, off) {
@@ -322,7 +390,7 @@
       if (slider) slider.value = String(n);
       if (readout) {
         readout.textContent = (strings["viewer.ply"] || "{n} / {m}")
-          .replace("{n}", String(n)).replace("{m}", String(count));
+          .replace("{n}", String(turnNumber(n))).replace("{m}", String(turnEnds ? turnEnds.length : count));
       }
       setDisabled(".q-first", n === 0);
       setDisabled(".q-prev", n === 0);
@@ -352,7 +420,7 @@
         stop();
         return;
       }
-      go(current + 1, true);
+      go(step(1), true);
       timer = window.setTimeout(tick, speed ? parseInt(speed.value, 10) : 1000);
     }
 
@@ -375,8 +443,8 @@
     }
 
     on(".q-first", "click", function () { user(0); });
-    on(".q-prev", "click", function () { user(current - 1); });
-    on(".q-next", "click", function () { user(current + 1); });
+    on(".q-prev", "click", function () { user(step(-1)); });
+    on(".q-next", "click", function () { user(step(1)); });
     on(".q-last", "click", function () { user(count); });
     on(".q-play", "click", function () {
       if (timer !== null) stop();
@@ -428,21 +496,20 @@
       }
     }
 
-    // Keys act only while this viewer or a control inside it has the focus:
-    // the listener sits on the viewer, so keys elsewhere never reach it.
-    root.addEventListener("keydown", function (e) {
+    // The only viewer of a page listens on the document, so its keys work as
+    // soon as the page opens; of several, each listens on itself.
+    (alone ? document : root).addEventListener("keydown", function (e) {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-      var t = e.target;
-      // The slider and the selects handle their own arrow keys.
-      if (t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type === "range")) return;
+      if (typing(e.target)) return;
+      var inList = list && list.contains(e.target);
       switch (e.key) {
         case "ArrowLeft":
         case "ArrowUp":
-          user(current - 1);
+          user(step(-1));
           break;
         case "ArrowRight":
         case "ArrowDown":
-          user(current + 1);
+          user(step(1));
           break;
         case "Home":
           user(0);
@@ -454,6 +521,9 @@
           return;
       }
       e.preventDefault();
+      // Inside the move list the focus follows the current entry.
+      var a = inList ? link(shownEntry) : null;
+      if (a) a.focus({preventScroll: true});
     });
 
     // Swipe left/right on the board steps forward/back.
@@ -482,18 +552,76 @@
       });
     }
 
+    // Printed: the final position beside the whole list; then back.
+    var beforePrint = null;
+    function printing(on) {
+      if (on && beforePrint === null) {
+        stop();
+        beforePrint = current;
+        render(count);
+      } else if (!on && beforePrint !== null) {
+        render(beforePrint);
+        beforePrint = null;
+      }
+    }
+    window.addEventListener("beforeprint", function () { printing(true); });
+    window.addEventListener("afterprint", function () { printing(false); });
+    if (window.matchMedia) {
+      var print = window.matchMedia("print");
+      var changed = function (e) { printing(e.matches); };
+      if (print.addEventListener) print.addEventListener("change", changed);
+      else if (print.addListener) print.addListener(changed);
+    }
+
+    // The board takes the height the window leaves it below the viewer's top
+    // (static/site.css reads --q-avail and --q-ratio).
+    var box = svg.viewBox && svg.viewBox.baseVal;
+    if (box && box.width && box.height) root.style.setProperty("--q-ratio", String(box.width / box.height));
+    function fit() {
+      var top = root.getBoundingClientRect().top + window.pageYOffset;
+      root.style.setProperty("--q-avail", Math.max(240, Math.floor(window.innerHeight - top - 12)) + "px");
+      legible();
+    }
+
+    // Coordinates drawn small for a wide board stay readable on a narrow
+    // screen: at least LEGIBLE pixels, and no more than half again as large.
+    var LEGIBLE = 10.5;
+    var MARK_PX = 4; // the last move's dot: at least this radius on screen
+    var NUMBER_PX = 9; // a move number on a piece: at least this size, where the piece has room
+    var coordGroups = svg.querySelectorAll(".q-coords");
+    function legible() {
+      var width = svg.getBoundingClientRect().width;
+      if (!box || !box.width || !width) return;
+      var scale = width / box.width;
+      var floor = MARK_PX / scale;
+      if (floor !== markFloor) {
+        markFloor = floor;
+        numberFloor = NUMBER_PX / scale;
+        if (current >= 0) render(current, true);
+      }
+      for (var i = 0; i < coordGroups.length; i++) {
+        var drawn = parseFloat(coordGroups[i].getAttribute("font-size")) || 0;
+        var wanted = Math.min(drawn * 1.5, LEGIBLE / scale);
+        coordGroups[i].style.fontSize = drawn && drawn * scale < LEGIBLE ? wanted + "px" : "";
+      }
+    }
+    if (alone) {
+      fit();
+      window.addEventListener("resize", fit);
+    } else {
+      legible();
+    }
+
+    // No entry has an id, so a deep link leaves the page where it opened: the
+    // board in view, and the list scrolled within its own box to the move.
     var start = ownsHash ? parseHash(count) : null;
     root.classList.add("q-js");
     if (controls) controls.hidden = false;
     render(start === null ? count : start, true);
-
-    if (start !== null) {
-      // A deep link scrolls the browser to the move's list entry; bring the
-      // board into view instead when it ended up off screen.
-      window.addEventListener("load", function () {
-        var box = svg.getBoundingClientRect();
-        if (box.bottom < 0 || box.top > window.innerHeight) root.scrollIntoView({block: "start"});
-      });
+    if (start !== null && start > 0 && list && entries[start - 1]) {
+      // A deep link: its move near the top of the list, where a phone's first screen still shows it.
+      var li = entries[start - 1];
+      if (list.scrollHeight > list.clientHeight) list.scrollTop = Math.max(0, li.offsetTop - li.offsetHeight);
     }
   }
 
@@ -501,7 +629,7 @@
     var roots = document.querySelectorAll(".q-viewer");
     for (var i = 0; i < roots.length; i++) {
       try {
-        new Viewer(roots[i], i === 0);
+        new Viewer(roots[i], i === 0, roots.length === 1);
       } catch (e) {
         // One broken viewer must not stop the others; its static SVG stays.
         if (window.console) window.console.error("qipu viewer:", e);

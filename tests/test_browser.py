@@ -203,17 +203,23 @@ def test_keyboard_steps_and_updates_the_hash(page, game_page: str) -> None:  # t
     assert stones(page) == 8
 
 
-def test_keys_do_nothing_without_focus(page, game_page: str) -> None:  # type: ignore[no-untyped-def]
+def test_keys_work_when_the_page_opens(page, game_page: str) -> None:  # type: ignore[no-untyped-def]
+    """The only board of a page takes the arrow keys at once, with nothing focused
+    (issue 23 reverses the earlier rule that keys act only on the focused board);
+    keys typed into a select are the select's."""
     page.goto(game_page)
-    page.focus(".q-viewer")
+    assert page.evaluate("document.activeElement === document.body")
     page.keyboard.press("ArrowLeft")
-    assert stones(page) == 8
-    page.locator("h1").first.click()
-    page.evaluate("document.activeElement && document.activeElement.blur()")
-    assert page.evaluate("document.activeElement.closest('.q-viewer') === null")
-    for key in ("ArrowLeft", "Home", "End", "ArrowRight"):
-        page.keyboard.press(key)
     assert stones(page) == 8 and hash_of(page) == "#ply=8"
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert stones(page) == 1
+    before = page.evaluate("window.scrollY")
+    page.keyboard.press("End")
+    assert stones(page) == 9 and page.evaluate("window.scrollY") == before  # the keys do not scroll the page
+    page.focus(".q-viewer .q-speed")
+    page.keyboard.press("ArrowUp")
+    assert stones(page) == 9 and page.locator(".q-viewer .q-speed").input_value() == "2000"
 
 
 def test_buttons_and_slider(page, game_page: str) -> None:  # type: ignore[no-untyped-def]

@@ -109,7 +109,7 @@ def test_connect6_black_instead_of_whites_second_stone():
     assert (d.path, d.line, d.column) == ("game.txt", 1, text.index("B(K,9)") + 1)
     assert "move 3" in d.message and "B(K,9)" in d.message
     assert "expected White to play stone 2 of 2 in this turn, found Black" in d.message
-    assert [p.label for p in result.plies] == ["B(J,10)", "W(I,11)"]
+    assert [p.label for p in result.plies] == ["J10", "I11"]  # the move list names points as players do
     assert [m.text for m in result.not_replayed] == ["B(K,9)", "W(I,9)"]
 
 
@@ -333,7 +333,7 @@ def test_ply_ops_and_fields():
     assert result.setup == []
     assert first.ops == [["add", "s1", "stone", "black", "H8"], ["mark", "H8", "last"]]
     assert second.ops == [["add", "s2", "stone", "white", "H9"], ["mark", "H9", "last"]]
-    assert (first.number, first.side, first.colour, first.label) == (1, "first", "black", "B(H,8)")
+    assert (first.number, first.side, first.colour, first.label) == (1, "first", "black", "H8")
     assert (first.mark, second.mark, third.mark) == (2, -1, None)
     assert (second.line, second.column) == (3, text.index("W(H,9)") + 1)
     shown = scene.position_after(result.setup, result.plies)
@@ -436,7 +436,7 @@ def test_renju_forbidden_moves_lose_for_black(shape):
     text = renju_game(shape, "first")
     result = replay(record(text), C5, RENJU)
     n = len(result.plies)
-    assert result.plies[-1].label == "B(H,8)"
+    assert result.plies[-1].label == "H8" and result.plies[-1].side == "first"
     assert result.decision == Decision("second", "forbidden", n, ("H8",))
     assert codes(result) == [connect.FORBIDDEN]
     words = {"double-three": "double three", "double-four": "double four",
@@ -449,7 +449,7 @@ def test_renju_forbidden_moves_lose_for_black(shape):
 def test_renju_same_shapes_are_fine_for_white(shape):
     text = renju_game(shape, "second")
     result = replay(record(text), C5, RENJU)
-    assert result.plies[-1].label == "W(H,8)"
+    assert result.plies[-1].label == "H8" and result.plies[-1].side == "second"
     assert result.diagnostics == [] and result.decision is None
 
 

@@ -280,17 +280,30 @@ def test_two_passes_on_an_empty_board_give_white_the_komi() -> None:
 # -- NoGo -----------------------------------------------------------------------
 
 
-def test_nogo_capture_is_an_error() -> None:
+def test_nogo_capture_as_the_last_move_loses_for_the_mover() -> None:
+    # Real records end with the losing move: black's A2 captures white's A1, so white wins.
     r = replay(record(alternate("B1", "A1", "A2")), NG, NG.options)
+    assert r.diagnostics == [] and len(r.plies) == 3
+    assert r.decision is not None
+    assert (r.decision.winner, r.decision.rule, r.decision.ply) == ("second", "capture", 3)
+    assert "A2 captures 1 White stones (A1): capturing loses in NoGo, White wins" in notes(r.plies[-1].ops)
+
+
+def test_nogo_capture_followed_by_moves_is_an_error() -> None:
+    r = replay(record(alternate("B1", "A1", "A2", "D5")), NG, NG.options)
     error = only_error(r, go.NOGO_CAPTURE)
     assert error.message.startswith("move 3, B[A2]: A2 would capture 1 White stone (A1)")
-    assert len(r.plies) == 2
+    assert len(r.plies) == 2 and r.decision is None
 
 
-def test_nogo_suicide_is_an_error() -> None:
+def test_nogo_suicide_as_the_last_move_loses_for_the_mover() -> None:
     r = replay(record(alternate("A2", "I9", "B1", "A1")), NG, NG.options)
-    error = only_error(r, go.SUICIDE)
-    assert error.message.startswith("move 4, W[A1]: suicide")
+    assert r.diagnostics == []
+    assert r.decision is not None and (r.decision.winner, r.decision.rule, r.decision.ply) == ("first", "suicide", 4)
+    assert "A1 is suicide: White loses in NoGo, Black wins" in notes(r.plies[-1].ops)
+    # Followed by another move, it is an error as before.
+    r = replay(record(alternate("A2", "I9", "B1", "A1", "D5")), NG, NG.options)
+    assert only_error(r, go.SUICIDE).message.startswith("move 4, W[A1]: suicide")
 
 
 def test_nogo_pass_is_an_error() -> None:
@@ -313,9 +326,17 @@ def test_nogo_player_without_a_legal_move_loses() -> None:
     assert "Black has no legal move: White wins" in notes(r.plies[-1].ops)
     # One move earlier black still had moves: no decision.
     assert replay(record(alternate("C1", "A2", "B2", "B3", "A1")), tiny, tiny.options).decision is None
-    # Any move after the decision is an error.
-    after = replay(record(alternate("C1", "A2", "B2", "B3", "A1", "C2", "B1")), tiny, tiny.options)
+    # The record may end with black's forced move, which loses (B1: suicide): the same winner, at move 7.
+    forced = replay(record(alternate("C1", "A2", "B2", "B3", "A1", "C2", "B1")), tiny, tiny.options)
+    assert forced.diagnostics == [] and forced.decision is not None
+    assert (forced.decision.winner, forced.decision.rule, forced.decision.ply) == ("second", "suicide", 7)
+    # Followed by more moves, the forced move is not the record's end: the game was decided before it.
+    after = replay(record(alternate("C1", "A2", "B2", "B3", "A1", "C2", "B1", "C3")), tiny, tiny.options)
     error = only_error(after, engine.AFTER_END)
+    assert error.message.startswith("move 7, B[B1]: the game was already decided at move 6: Black had no legal move")
+    # A forced move that cannot be played at all (on a stone): the game was decided before it.
+    occupied_point = replay(record(alternate("C1", "A2", "B2", "B3", "A1", "C2", "C1")), tiny, tiny.options)
+    error = only_error(occupied_point, engine.AFTER_END)
     assert "decided at move 6: Black had no legal move" in error.message
 
 

@@ -77,9 +77,10 @@ def test_head_to_head_is_recomputed_inside_the_group_still_tied():
     hierarchical = standings("ABCD", league, points, order=("wins", "head-to-head"))
     assert table(hierarchical) == [(1, "A"), (2, "B"), (3, "C"), (4, "D")]
     assert by_team(hierarchical)["A"].tiebreaks["head-to-head"] == 3.0
+    # Head-to-head first: A never played C, so it cannot break the three-way tie (FIDE).
     three_way = standings("ABCD", league, points, order=("head-to-head",))
-    assert table(three_way) == [(1, "B"), (2, "A"), (3, "C"), (4, "D")]
-    assert by_team(three_way)["B"].tiebreaks["head-to-head"] == 6.0
+    assert table(three_way) == [(1, "A"), (1, "B"), (1, "C"), (4, "D")]
+    assert by_team(three_way)["B"].skipped == ("head-to-head",)
 
 
 def test_sonneborn_berger_breaks_a_three_team_cycle():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -68,16 +69,32 @@ def qipu(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # The demo's site.toml, on this event's folder alone (the other events need not be built).
     work = tmp_path_factory.mktemp("su")
-    result = qipu("build", "--config", str(REPO / "site.toml"), "--out", str(work / "site"), cwd=work)
+    shutil.copytree(REPO / "content" / EVENT, work / "content" / EVENT)
+    result = qipu(
+        "build", "--config", str(REPO / "site.toml"), "--content", str(work / "content"), "--out", str(work / "site"), cwd=work
+    )
     assert result.returncode == 0, result.stderr
     return work / "site"
 
 
-def test_event_page_has_groups_a_final_stage_and_overall_standings(site):
+def test_event_page_shows_each_group_then_the_knockout_and_no_table_of_everyone(site):
     page = (site / "events" / EVENT / "index.html").read_text(encoding="utf-8")
-    for heading in ("总积分表", "A 组", "B 组", "决赛"):
+    for heading in ("A 组", "B 组", "决赛"):
         assert heading in page
+    # Teams of different groups and of the final did not play the same games: no one table ranks them all.
+    assert "总积分表" not in page
+    assert page.index('id="SU-group-a"') < page.index('id="SU-group-b"') < page.index('id="SU-stage-')
+    # The final placings the demo's site.toml defines (the knockout, then group ranks) come after the stages,
+    # as places, not as a table of points.
+    placings = page.split('id="SU-overall"')[1].split("</section>")[0]
+    assert page.index('id="SU-stage-') < page.index('id="SU-overall"')
+    assert "最终名次" in placings and "q-placings" in placings and "积分" not in placings
+    final = page.split('class="q-division q-division-knockout"')[1].split("</section>")[0]
+    assert "q-bracket" in final and "q-standings" not in final and "q-cross" not in final
+    for round_name in ("半决赛", "决赛", "三四名决赛"):
+        assert f'<h5 class="q-round-name">{round_name}</h5>' in final
     # Each group's standings hold its own four teams, and no other.
     groups = (
         ("a", ("北科大·沼泽", "哈理工·苏拉", "北信科·贝壳", "安大·天源")),
@@ -94,10 +111,11 @@ def test_event_page_has_groups_a_final_stage_and_overall_standings(site):
 
 def test_group_codes_in_records_are_merged_by_the_aliases(site):
     page = (site / "events" / EVENT / "index.html").read_text(encoding="utf-8")
-    overall = page.split('id="SU-overall"')[1].split("<h3>")[0]
-    assert ">A1<" not in overall and ">A2<" not in overall
-    rows = re.findall(r"<tr>\s*<td>\d+", overall)
-    assert len(rows) == 8  # eight teams, not ten
+    tables = re.findall(r'<table class="q-standings">(.*?)</table>', page, re.S)
+    assert len(tables) == 2  # groups A and B; the final is a bracket
+    teams = [t for table in tables for t in re.findall(r'<td><a href="[^"]+">([^<]+)</a></td>', table)]
+    assert "A1" not in teams and "A2" not in teams
+    assert len(teams) == len(set(teams)) == 8  # eight teams, not ten
 
 
 def test_a_game_saved_twice_is_one_page_naming_both_files(site):
@@ -129,7 +147,7 @@ def test_problems_page_has_the_organisers_view_per_team(site):
 def test_check_suggests_the_alias_for_a_team_spelled_two_ways(tmp_path):
     result = qipu("check", "--config", str(REPO / "site.toml"), str(REPO / "content" / EVENT), cwd=tmp_path)
     assert result.returncode == 1  # the demo's illegal capture
-    assert '"HLG SuLa" = "哈理工·苏拉"' in result.stdout
+    assert '"哈理工·苏拉" = ["HLG SuLa"]' in result.stdout
     as_json = qipu("check", "--format", "json", "--config", str(REPO / "site.toml"), str(REPO / "content" / EVENT), cwd=tmp_path)
     notes = [json.loads(line) for line in as_json.stdout.splitlines() if '"ARC-N102"' in line]
     assert notes and set(notes[0]) == {"path", "line", "column", "severity", "code", "message"}
@@ -173,8 +191,9 @@ def test_the_real_archive_layout_builds_with_groups_and_a_final(corpus, tmp_path
     assert result.returncode == 0, result.stderr
     site = tmp_path / "site"
     page = (site / "events" / "2018-su" / "index.html").read_text(encoding="utf-8")
-    for heading in ("A 组", "B 组", "决赛", "总积分表"):
+    for heading in ("A 组", "B 组", "决赛"):
         assert heading in page
+    assert "总积分表" not in page
     # Every record became a game page; none vanished.
     lines = [json.loads(line) for line in (site / "data" / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     shown = {g["source"] for g in lines} | {d for g in lines for d in g["duplicates"]}

@@ -157,8 +157,8 @@ def test_the_result_after_the_moves_that_contradicts_the_tag_is_a_warning():
 def test_sniff_names_cc_for_pgn_with_a_game_tag_or_xiangqi_moves():
     assert formats.sniff(pgn("1. H2E2")) == "CC"
     assert formats.sniff('[Red "甲"]\n[Black "乙"]\n1. 炮二平五 马８进７\n') == "CC"
-    # A bridge PBN file has tags too, but names no xiangqi.
-    assert formats.sniff('[Event "club"]\n[Board "1"]\n[West "A"]\n[Deal "N:AKQ..."]\n') is None
+    # A bridge PBN file has tags too, but names no xiangqi: it is bridge.
+    assert formats.sniff('[Event "club"]\n[Board "1"]\n[West "A"]\n[Deal "N:AKQ..."]\n') == "BR"
 
 
 # -- the rules ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from generator import games
 from generator.archive import duplicates, stages, standings
 from generator.archive.duplicate import Duplicate, compare, scoring_of, sitting
 from generator.archive.summary import Summary
-from generator.archive.teams import Suggestion, Teams, suggest_aliases
+from generator.archive.teams import Suggestion, Teams, code_suggestions, placeholder, suggest_aliases
 from generator.config import Config, EventConfig, GameRules
 from generator.diagnostics import Diagnostic
 from generator.model import decided, game_id
@@ -32,6 +32,9 @@ class GameEntry:
     duplicates: list[str] = field(default_factory=list)  # other files holding this game
     diagnostics: list[Diagnostic] = field(default_factory=list)  # of this file and its copies
     more: tuple[str | None, ...] = ()  # canonical team names of seats three and on
+    # The game this record is another, disagreeing copy of (both programs
+    # saved it; the problems page compares them): the game counts once.
+    copy_of: str = ""
 
     @property
     def source(self) -> str:
@@ -50,6 +53,8 @@ class GameEntry:
     @property
     def counted(self) -> bool:
         s = self.summary
+        if self.copy_of:
+            return False
         if self.more:
             return all(self.players) and decided(s.result)
         return bool(self.first and self.second and s.result in ("first", "second", "draw"))
@@ -72,11 +77,34 @@ class Table:
 
 @dataclass(slots=True)
 class Division:
-    """A group or stage of a section, as the event's folders make it."""
+    """A group or stage of a section, as the event's folders make it.
+
+    ``kind``: "group", "round-robin" (a stage whose teams all play each
+    other, or any stage that is not a knockout), "knockout" (then
+    ``bracket`` draws it) or "other" (loose records of no group).
+    """
 
     part: stages.Part
     table: Table
     placed: list[str]  # loose records placed here by their teams (sources)
+    kind: str = "group"
+    bracket: stages.Bracket | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A team's place in the overall ranking of an event with groups and stages, and what decided it.
+
+    ``by`` is the stage that placed it, or None for its group rank
+    (``rank``, in group ``group``); teams placed alike share the place.
+    """
+
+    place: int
+    team: str
+    shared: bool
+    by: str | None
+    rank: int
+    group: str = ""
 
 
 @dataclass(slots=True)
@@ -84,7 +112,11 @@ class Section:
     """One game type within an event: its standings, crosstable and games.
 
     ``divisions`` are its groups and stages when the event has folders for
-    them (empty otherwise); the section's own table is the overall one.
+    them (empty otherwise). The section's own table counts every game of
+    the event together: the event page shows it only where there are no
+    divisions (teams of different groups and stages did not play the same
+    games); ``overall`` is the ranking site.toml defines for them instead
+    (``overall = ["决赛", "groups"]``), empty when it defines none.
     """
 
     code: str
@@ -95,6 +127,7 @@ class Section:
     games: list[GameEntry]
     divisions: list[Division] = field(default_factory=list)
     matches: list[standings.Match] = field(default_factory=list)
+    overall: list[Placing] = field(default_factory=list)
     # A game played in duplicate (bridge): its team matches or pairs boards,
     # which then make the standings (see generator.archive.duplicate).
     duplicate: Duplicate | None = None
@@ -117,9 +150,18 @@ class Event:
 
 @dataclass(slots=True)
 class TeamResult:
+    """A team's result in one event: its games over the whole event (``row``) and its place.
+
+    In an event with groups and stages the place is its overall one where
+    site.toml defines it, else its rank in its group (``group``).
+    """
+
     event: Event
     code: str
     row: standings.Row
+    rank: int = 0
+    tied: bool = False
+    group: str = ""
 
 
 @dataclass(slots=True)
@@ -218,13 +260,41 @@ class Indexer:
 
 
 def alias_suggestions(archive: Archive, config: Config) -> list[Suggestion]:
-    """Spellings that look like one team and that no alias joins yet (for ``qipu check``)."""
+    """Spellings that look like one team and that no alias joins yet (for ``qipu check``).
+
+    Group codes written as names (``A1``) come first, tied to their team by
+    the event's pairing folders; a name programs write by default
+    (:func:`placeholder`) is never merged with anything.
+    """
     names = Teams(config.aliases)
     written = {w for team in archive.teams.values() for w in team.spellings}
-    return [
+    by_name = [
         s for s in suggest_aliases(written, archive.shared)
+        if names.canonical(s.names[0]) != names.canonical(s.names[1]) and not any(map(placeholder, s.names))
+    ]
+    # The group codes are read with those suggestions taken: "北京科技大学-沼泽" in A1A2 and
+    # "沼泽" in A1A3 are one team there, as they will be once the organiser confirms it.
+    taken = dict(s.pair()[::-1] for s in by_name)
+    codes = [
+        s for event in archive.events
+        for s in code_suggestions(
+            (e.summary.group, taken.get(e.first or "", e.first), taken.get(e.second or "", e.second))
+            for e in event.games if not e.more
+        )
         if names.canonical(s.names[0]) != names.canonical(s.names[1])
     ]
+    coded = {name for s in codes for name in s.names if name != s.canonical}
+    return codes + [s for s in by_name if not coded.intersection(s.names)]
+
+
+def placeholders(archive: Archive) -> list[tuple[str, list[str]]]:
+    """Names programs write by default (苏拉卡尔塔2队, 未知队伍), each with the files that write it, for ``qipu check``."""
+    found: dict[str, list[str]] = {}
+    for summary in archive.summaries:  # every record, copies too: a copy is where the placeholder hides
+        for name in summary.players if summary.code is not None else ():
+            if name and placeholder(name):
+                found.setdefault(name, []).append(summary.source)
+    return [(name, sorted(set(files))) for name, files in sorted(found.items())]
 
 
 def build_index(summaries: list[Summary], config: Config) -> Archive:
@@ -329,6 +399,8 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
                 teams[name].append(entry)
     shared = set(duplicates.shared_names(groups))
     for a, b in compared:
+        if _one_game(by_id[a], by_id[b]):
+            by_id[b].copy_of = by_id[a].id  # one game saved twice, with different moves: counted once
         for side in ("first", "second"):
             x, y = getattr(by_path[a], side), getattr(by_path[b], side)
             if x and y and x != y:
@@ -348,6 +420,18 @@ def _index_event(key: str, slug: str, members: list[Summary], config: Config, na
         sorted(shared),
         by_id,
     )
+
+
+def _one_game(a: GameEntry, b: GameEntry) -> bool:
+    """Two records that disagree but are surely one game: the same pairing, in the same order, at the same time.
+
+    Records that only share an opening and a team may be two games of one
+    day (programs play their openings alike): both count.
+    """
+    if a is b or a.copy_of or b.copy_of or a.more or b.more:
+        return False
+    x, y = a.summary, b.summary
+    return (a.first, a.second) == (b.first, b.second) and bool(x.date and x.time) and (x.date, x.time) == (y.date, y.time)
 
 
 def _within_event(summary: Summary, key: str) -> str:
@@ -381,6 +465,7 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
         whole = _table(section_games, rules)
         section = Section(code, rules, whole.teams, whole.rows, whole.cross, section_games, matches=whole.matches)
         section.divisions = _divisions(section_games, rules)
+        section.overall = overall(section.divisions, rules.overall)
         game_type = games.get(code)
         if game_type is not None and game_type.duplicate:
             _compare_tables(section, game_type, rules)
@@ -394,16 +479,21 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
     return event
 
 
-def _table(entries: list[GameEntry], rules: GameRules) -> Table:
-    team_names = sorted({t for e in entries for t in e.players if t})
-    match_of = _match_keys(entries) if rules.matches else {}
-    played = [
+def _played(entries: list[GameEntry], match_of: dict[str, str]) -> list[standings.Played]:
+    """The decided games, in the order given (the order they were played)."""
+    return [
         standings.Played(
             e.url, e.first, e.second, e.summary.result, e.more, e.summary.score, match_of.get(e.id, "")  # type: ignore[arg-type]
         )
         for e in entries
         if e.counted
     ]
+
+
+def _table(entries: list[GameEntry], rules: GameRules) -> Table:
+    team_names = sorted({t for e in entries for t in e.players if t})
+    match_of = _match_keys(entries) if rules.matches else {}
+    played = _played(entries, match_of)
     rows = standings.standings(team_names, played, rules.points, rules.tiebreaks, by_match=rules.matches, rank_by=rules.rank_by)
     order = [row.team for row in rows]
     if not rules.matches:
@@ -456,14 +546,54 @@ def _divisions(entries: list[GameEntry], rules: GameRules) -> list[Division]:
     by_part: dict[stages.Part, list[GameEntry]] = defaultdict(list)
     for entry in entries:
         by_part[parts[entry.id]].append(entry)
-    return [
-        Division(
-            part,
-            _table(members, rules),
-            list(dict.fromkeys(e.source for e in members if part.kind == "group" and not e.summary.group)),
-        )
-        for part, members in sorted(by_part.items())
-    ]
+    found = []
+    for part, members in sorted(by_part.items()):
+        placed = list(dict.fromkeys(e.source for e in members if part.kind == "group" and not e.summary.group))
+        division = Division(part, _table(members, rules), placed, part.kind)
+        if part.kind == "stage":
+            # A knockout where site.toml says so, or where its pairings form one (unless it says otherwise).
+            kind = rules.stages.get(part.name, "")
+            if kind != stages.ROUND_ROBIN:
+                division.bracket = stages.knockout(_played(members, {}), forced=kind == stages.KNOCKOUT)
+            division.kind = stages.KNOCKOUT if division.bracket is not None else stages.ROUND_ROBIN
+        found.append(division)
+    return found
+
+
+def overall(divisions: list[Division], parts: tuple[str, ...]) -> list[Placing]:
+    """The overall ranking site.toml defines: each named stage places the teams not placed yet, in order.
+
+    A knockout places by its bracket (the final's winner first, semi-final
+    losers third, shared where no match for third place was played), a
+    round-robin stage by its standings, ``"groups"`` by the teams' ranks in
+    their groups (every group's second shares a place). A stage not found,
+    or a knockout whose places its pairings do not settle, places nobody.
+    """
+    placings: list[Placing] = []
+    placed: set[str] = set()
+    for name in parts:
+        ranked: list[tuple[int, str, bool, str]] = []  # (rank within the part, team, shared, group)
+        if name == "groups":
+            for division in divisions:
+                if division.kind == "group":
+                    ranked += [(row.rank, row.team, False, division.part.name) for row in division.table.rows]
+        else:
+            for division in divisions:
+                if division.part.kind != "stage" or division.part.name != name:
+                    continue
+                if division.bracket is not None:
+                    ranked += [(place, team, shared, "") for place, team, shared in division.bracket.placings]
+                else:
+                    ranked += [(row.rank, row.team, row.tied, "") for row in division.table.rows]
+        ranked = sorted((r for r in ranked if r[1] not in placed), key=lambda r: (r[0], r[1]))
+        # Places continue after the teams already placed; equal ranks share one.
+        counts = Counter(rank for rank, *_ in ranked)
+        start = len(placings)
+        for rank, team, shared, group in ranked:
+            place = start + 1 + sum(n for r, n in counts.items() if r < rank)
+            placings.append(Placing(place, team, shared or counts[rank] > 1, None if name == "groups" else name, rank, group))
+            placed.add(team)
+    return placings
 
 
 def _teams(done: list[_EventIndex]) -> dict[str, Team]:
@@ -483,7 +613,25 @@ def _teams(done: list[_EventIndex]) -> dict[str, Team]:
     for part in done:
         event = part.event
         for section in event.sections:
+            places = _places(section)
             for row in section.rows:
                 if row.team in teams:
-                    teams[row.team].results.append(TeamResult(event, section.code, row))
+                    rank, tied, group = places.get(row.team, (row.rank, row.tied, ""))
+                    teams[row.team].results.append(TeamResult(event, section.code, row, rank, tied, group))
     return teams
+
+
+def _places(section: Section) -> dict[str, tuple[int, bool, str]]:
+    """Each team's place where the section has groups and stages: overall if defined, else in its group.
+
+    A team of no group and no overall place has none (0): no rank of the
+    whole event's table, which mixes games of different groups and stages.
+    """
+    if not section.divisions:
+        return {}
+    places = {p.team: (p.place, p.shared, "") for p in section.overall}
+    for division in section.divisions:
+        if division.kind == "group":
+            for row in division.table.rows:
+                places.setdefault(row.team, (row.rank, row.tied, division.part.name))
+    return {team: places.get(team, (0, False, "")) for team in section.teams}

@@ -14,7 +14,11 @@ the configured order and hierarchically, as tournament regulations do:
 
 Head-to-head is a mini-league recomputed inside each group still level at the
 moment it is applied, so it means "points earned against the teams I am tied
-with", as organisers expect.
+with", as organisers expect. As FIDE applies it (direct encounter), it breaks
+a tie only among teams that all played each other: where two of the tied
+teams never met, it is skipped for that group and the next tie-break decides
+(:attr:`Row.skipped`). Every step is kept (:attr:`Ranking.ties`, one
+:class:`Tie` each), so that the page can say how each tie was broken.
 
 Where pairings play matches of several games (EinStein, or any game whose
 event says so), :func:`matches` gathers the games of each match and the
@@ -53,7 +57,9 @@ __all__ = [
     "Match",
     "Played",
     "Points",
+    "Ranking",
     "Row",
+    "Tie",
     "crosstable",
     "match_crosstable",
     "match_points",
@@ -239,6 +245,37 @@ class Row:
     tiebreaks: dict[str, float]
     tied: bool
     score: float = 0.0  # the sum of its scores, in games won on score
+    # The tie-breaks that did not apply to the tie it was in (head-to-head
+    # among teams that did not all meet): its value there is 0 and means nothing.
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tie:
+    """One tie-break applied to teams level at that point: what the legend says of it.
+
+    ``outcome`` is "split" (it separated them, at least in part), "level"
+    (it left them all level) or "skipped" (head-to-head among teams that did
+    not all meet; ``unmet`` names two of them); ``groups`` are the teams
+    after it, best first, each group by name.
+    """
+
+    level: float  # the points (or the score, ``rank_by="score"``) they were level on
+    teams: tuple[str, ...]  # by name
+    tiebreak: str
+    outcome: str
+    groups: tuple[tuple[str, ...], ...]
+    unmet: tuple[str, str] | None = None
+
+
+class Ranking(list[Row]):
+    """The rows of a standings table, best first, and how each tie among them was broken (:class:`Tie`)."""
+
+    __slots__ = ("ties",)
+
+    def __init__(self, rows: Iterable[Row] = (), ties: Iterable[Tie] = ()) -> None:
+        super().__init__(rows)
+        self.ties: list[Tie] = list(ties)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +404,23 @@ def _head_to_head(group: list[str], games_of: dict[str, list[Played]], points: P
     return scores
 
 
+def _unmet(group: list[str], games_of: dict[str, list[Played]]) -> tuple[str, str] | None:
+    """Two teams of the group that never played each other (in a game, or a match), or None if all met.
+
+    Each team's opponents are read once and only until one is missing: a
+    large group level on nothing (thousands of teams of a damaged archive)
+    costs one team's games, not the square of the group.
+    """
+    members = set(group)
+    ordered = sorted(group)
+    for team in ordered:
+        met = {other for game in games_of.get(team, ()) for other in game.teams() if other != team}
+        if len(members & met) < len(members) - 1:
+            missing = next(other for other in ordered if other != team and other not in met)
+            return (team, missing) if team < missing else (missing, team)
+    return None
+
+
 def _split(group: list[str], key: dict[str, float]) -> list[list[str]]:
     """Split a group by a value, best first; members keep their relative order."""
     buckets: dict[float, list[str]] = defaultdict(list)
@@ -382,7 +436,7 @@ def standings(
     order: Sequence[str] = TIEBREAKS,
     by_match: bool = False,
     rank_by: str = "points",
-) -> list[Row]:
+) -> Ranking:
     """The standings table of one event, best first.
 
     Every team in ``teams`` appears, with zero games if it played none; a team
@@ -394,7 +448,12 @@ def standings(
 
     The head-to-head value shown for a team is its mini-league score inside
     the group it was level with when head-to-head was applied; a team that
-    was already alone at that point shows 0.
+    was already alone at that point shows 0. Where two teams of that group
+    never met, head-to-head is skipped for the group (FIDE's direct
+    encounter): each of its teams shows 0 and names it in :attr:`Row.skipped`.
+
+    The rows come as a :class:`Ranking`: a list, with ``ties`` saying how
+    each tie-break was applied to each group of teams level at that point.
 
     ``by_match``: the games of a match (see :func:`matches`) count as one
     match; its points, wins, draws and losses, and every tie-break but
@@ -429,13 +488,24 @@ def standings(
         GAME_POINTS: {team: game_points.get(team, 0.0) for team in table},
     }
     values: dict[str, dict[str, float]] = {team: {} for team in table}
+    skipped: dict[str, tuple[str, ...]] = {}
+    ties: list[Tie] = []
 
-    def resolve(group: list[str], remaining: Sequence[str]) -> list[list[str]]:
+    def resolve(group: list[str], remaining: Sequence[str], level: float) -> list[list[str]]:
         # Depth-first: each sub-group is settled before the next, so the
         # final list of groups is already in rank order.
         if not remaining:
             return [group]
         name, rest = remaining[0], remaining[1:]
+        unmet = _unmet(group, games_of) if name == "head-to-head" and len(group) > 1 else None
+        if unmet is not None:
+            # Not every two of them met: a mini-league would favour whoever met more of the others.
+            for team in group:
+                values[team][name] = 0.0
+                skipped[team] = (*skipped.get(team, ()), name)
+            everyone = tuple(sorted(group))
+            ties.append(Tie(level, everyone, name, "skipped", (everyone,), unmet))
+            return resolve(group, rest, level)
         if name == "head-to-head":
             key = _head_to_head(group, games_of, points) if len(group) > 1 else {group[0]: 0.0}
         else:
@@ -443,14 +513,17 @@ def standings(
         for team in group:
             values[team][name] = key[team]
         if len(group) == 1:
-            return [group] if not rest else resolve(group, rest)
-        return [settled for sub in _split(group, key) for settled in resolve(sub, rest)]
+            return [group] if not rest else resolve(group, rest, level)
+        subs = _split(group, key)
+        after = tuple(tuple(sorted(sub)) for sub in subs)
+        ties.append(Tie(level, tuple(sorted(group)), name, "split" if len(subs) > 1 else "level", after))
+        return [settled for sub in subs for settled in resolve(sub, rest, level)]
 
     ranked = {team: (row.score if rank_by == "score" else row.points) for team, row in table.items()}
     by_points = _split(sorted(table), ranked)
-    rows: list[Row] = []
+    rows = Ranking()
     for level in by_points:
-        for group in resolve(level, list(order)):
+        for group in resolve(level, list(order), ranked[level[0]]):
             rank = len(rows) + 1
             for team in sorted(group):
                 t = table[team]
@@ -466,8 +539,10 @@ def standings(
                         tiebreaks={name: values[team][name] for name in order},
                         tied=len(group) > 1,
                         score=t.score,
+                        skipped=skipped.get(team, ()),
                     )
                 )
+    rows.ties = ties
     return rows
 
 

@@ -18,10 +18,13 @@ from dataclasses import dataclass
 
 # The key two spellings share when they differ only in width, case or spaces;
 # shared with the metadata reader so both stages compare names alike.
-from generator.i18n import T
+from generator.i18n import N_, T
 from generator.metadata import loose
 
-__all__ = ["AFFIX_MAX", "PAIRS_MAX", "Suggestion", "Teams", "few_pairs", "loose", "suggest_aliases", "tidy"]
+__all__ = [
+    "AFFIX_MAX", "PAIRS_MAX", "Suggestion", "Teams", "code_suggestions", "few_pairs", "loose", "placeholder",
+    "suggest_aliases", "tidy",
+]
 
 _SPACE = re.compile(r"\s+")
 
@@ -84,10 +87,113 @@ class Teams:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """Two spellings that are probably one team, and why we think so."""
+    """Two spellings that are probably one team, and why we think so.
+
+    ``canonical``: the name to keep, where the evidence says which (a group
+    code stands for a team); ``template`` and ``args``: the evidence said in
+    full, a message template (``N_``) ending in ``{line}``, where ``reason``
+    alone would not say it.
+    """
 
     names: tuple[str, str]  # sorted
     reason: str
+    canonical: str = ""
+    template: str = ""
+    args: tuple[tuple[str, str], ...] = ()
+
+    def pair(self) -> tuple[str, str]:
+        """(canonical, variant): the name to keep and the spelling that joins it.
+
+        The evidence decides where it can (a group code stands for its team);
+        otherwise the core name of a school-prefixed spelling, and the Chinese
+        one of a transliteration. The organiser has the last word.
+        """
+        a, b = self.names
+        if self.canonical:
+            canonical = self.canonical
+        elif "prefix" in self.reason or "suffix" in self.reason or "added" in self.reason:
+            canonical = min((a, b), key=len)
+        else:
+            canonical = max((a, b), key=lambda n: (sum(1 for c in n if ord(c) > 0x2E7F), -len(n)))
+        return canonical, b if canonical == a else a
+
+
+# -- names programs write by default --------------------------------------------
+
+# What a program writes when nobody typed the team's name: its game's name and
+# a number (苏拉卡尔塔2队), "unknown", "enemy", a side. Never a team: never merged.
+_PLACEHOLDER_WORDS = (
+    "未知队伍", "未知队名", "未知", "无名", "敌人", "敌方", "对手", "对方", "电脑", "玩家", "队伍", "参赛队",
+    "先手方", "后手方", "先手", "后手", "黑方", "白方", "红方", "蓝方",
+    "unknown", "noname", "player", "team", "enemy", "opponent", "computer", "ai", "bot", "none", "null",
+)  # fmt: skip
+_PLACEHOLDER: re.Pattern[str] | None = None
+
+
+def _placeholder_pattern() -> re.Pattern[str]:
+    global _PLACEHOLDER
+    if _PLACEHOLDER is None:
+        from generator import games  # the game names, once: a program names its teams after its game
+
+        stems = {name for g in games.GAMES.values() for name in (g.name_zh, g.name_zh.removesuffix("棋")) if "（" not in name}
+        words = sorted({*_PLACEHOLDER_WORDS, *stems}, key=len, reverse=True)
+        alternatives = "|".join(re.escape(w) for w in words)
+        _PLACEHOLDER = re.compile(rf"(?:{alternatives})\s*[0-9一二两三四五六七八九十]*\s*(?:队|号|方)?")
+    return _PLACEHOLDER
+
+
+def placeholder(name: str) -> bool:
+    """Whether ``name`` is one programs write by default (苏拉卡尔塔2队, 未知队伍, 敌人, Player 1), not a team's."""
+    plain = tidy(name).strip(" -_:;：；|").casefold()
+    return bool(plain) and _placeholder_pattern().fullmatch(plain) is not None
+
+
+# -- group codes -----------------------------------------------------------------
+
+# A folder of one group pairing, as organisers name them: "A1A2", "B3B5".
+_PAIRING_FOLDER = re.compile(r"(?:[A-Za-z][0-9]+){2,}")
+_CODE = re.compile(r"[A-Za-z][0-9]+")
+
+
+def code_suggestions(records: Iterable[tuple[str, str | None, str | None]]) -> list[Suggestion]:
+    """A group code written as a team's name (``A1``), tied to the team that plays in every pairing folder of it.
+
+    ``records`` are one event's: (folder below the event, first team, second
+    team), teams by canonical name. Group A's pairing folders ``A1A2``,
+    ``A1A3``, ``A1A4`` each hold the games of two teams: the one team found
+    in all three is A1. A code tied to no team, or to more than one (a
+    single folder), is not suggested; nor is a name programs write by default.
+    """
+    teams_in: dict[str, set[str]] = {}  # pairing folder -> the teams of its records
+    written: set[str] = set()
+    for folder, *sides in records:
+        top = unicodedata.normalize("NFKC", folder.split("/", 1)[0]).strip().upper()
+        names = [name for name in sides if name]
+        written.update(names)
+        if _PAIRING_FOLDER.fullmatch(top):
+            found = teams_in.setdefault(top, set())
+            found.update(n for n in names if not _CODE.fullmatch(tidy(n).upper()) and not placeholder(n))
+    folders_of: dict[str, list[str]] = {}
+    for folder in sorted(teams_in):
+        for code in dict.fromkeys(_CODE.findall(folder)):
+            folders_of.setdefault(code, []).append(folder)
+    suggestions = []
+    for name in sorted(written):
+        code = tidy(name).upper()
+        folders = folders_of.get(code, []) if _CODE.fullmatch(code) else []
+        if len(folders) < 2:
+            continue
+        common = set.intersection(*(teams_in[f] for f in folders))
+        if len(common) != 1:
+            continue
+        team = common.pop()
+        template = N_(
+            "{code} plays in every pairing folder named with it ({folders}), and {team} is the only team in all "
+            "of them: {line} under [aliases]?"
+        )
+        args = (("code", name), ("folders", ", ".join(folders)), ("team", team))
+        suggestions.append(Suggestion((min(name, team), max(name, team)), T("group code"), team, template, args))
+    return suggestions
 
 
 # Separators between a school name and a team name, after NFKC (so the

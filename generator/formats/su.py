@@ -100,7 +100,9 @@ _MOVE = re.compile(
 # example shows "!000000".
 _BOARD_ROW = re.compile(r"[!！](?P<cells>.*)")
 _SCANNED_ROW = re.compile(r"[1lI|](?P<cells>[0BRbr]{6})")
-_SIDE_FIELD = re.compile(r"(?P<role>先手方?|后手方?)\s*[:：]?\s*(?P<name>.*)")
+# The separator after 先手方 is a colon, but programs also write ";", "；" or none at all:
+# never part of the team's name ("后手方;峰回路转" names 峰回路转).
+_SIDE_FIELD = re.compile(r"(?P<role>先手方?|后手方?)\s*[:：;；]?\s*(?P<name>.*)")
 _ROLES = ("先手", "后手")
 _CAPTURE_SIGNS = frozenset("xX×")
 

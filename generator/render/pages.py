@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from generator import __version__, boards, diagnostics, games, i18n
 from generator.archive import standings
+from generator.archive.stages import Part
 from generator.diagnostics import Diagnostic
 from generator.model import game_id, seats_of
 from generator.pipeline import Processed
@@ -327,6 +328,8 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "tiebreaks": [
                     {"key": tb, "label": strings[f"tb.{tb}"], "help": strings[f"tb_help.{tb}"]} for tb in tiebreaks
                 ],
+                # Teams of different groups and stages did not play the same games: no table ranks them together.
+                "overall": _overall(section, page, team_href, strings),
                 "duplicate": _duplicate(section, page, team_href, site) if section.duplicate else None,
                 # With groups or stages, each lists its own matches: the overall crosstable links a match's first game.
                 **_table(section, tiebreaks, page, team_href, site, None if section.divisions else section.code, match_href),
@@ -334,9 +337,10 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                     {
                         "id": (division_id := f"{section.code}-{division.part.kind}-{urls.slug(division.part.name) or 'other'}"),
                         "name": _division_name(division.part, strings),
-                        "kind": division.part.kind,
+                        "kind": division.kind,
                         "placed": len(division.placed),
                         **_table(division.table, tiebreaks, page, team_href, site, division_id, match_href),
+                        "bracket": _bracket(division.bracket, page, team_href, strings) if division.bracket else None,
                     }
                     for division in section.divisions
                 ],
@@ -344,6 +348,118 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
         )
     ctx.update(event={"name": ev.name, "dates": ev.config.dates, "place": ev.config.place}, sections=sections)
     return ctx
+
+
+def _overall(section: Any, page: str, team_href: Mapping[str, str], strings: Mapping[str, str]) -> dict[str, Any] | None:
+    """The overall ranking site.toml defines for an event with groups and stages, and what placed each team."""
+    if not section.overall:
+        return None
+    parts = [strings["overall.groups"] if name == "groups" else name for name in section.rules.overall]
+    rows = []
+    for p in section.overall:
+        if p.by is None:
+            how = strings["overall.by_group"].format(group=_division_name(Part(0, "group", p.group), strings), rank=p.rank)
+        else:
+            how = p.by
+        rows.append({"place": p.place, "shared": p.shared, "team": p.team, "href": team_href.get(p.team), "how": how})
+    return {"rows": rows, "rule": strings["overall_rule"].format(parts=strings["overall.then"].join(parts))}
+
+
+def _bracket(bracket: Any, page: str, team_href: Mapping[str, str], strings: Mapping[str, str]) -> dict[str, Any]:
+    """A knockout stage as its bracket: each round's ties, each with its games and who went through."""
+
+    def bout(b: Any) -> dict[str, Any]:
+        return {
+            "teams": [
+                {
+                    "name": team,
+                    "href": team_href.get(team),
+                    "points": standings.games_won(points),
+                    "won": b.winner == team,
+                }
+                for team, points in zip(b.teams, b.points)
+            ],
+            "games": [
+                {
+                    "href": urls.href(page, g.game_id),
+                    "score": f"{_SHARE[standings.share(g, b.teams[0])]}:{_SHARE[standings.share(g, b.teams[1])]}",
+                }
+                for g in b.games
+            ],
+            "label": _bout_name(b, bracket.regular, strings),
+        }
+
+    rounds = bracket.rounds
+    return {
+        "rounds": [
+            {
+                "name": _bout_name(r[0], bracket.regular, strings),
+                # Two ties of a round feed one of the next: drawn as a pair, with a bracket line.
+                "pairs": [[bout(b) for b in r[i : i + 2]] for i in range(0, len(r), 2)],
+                "last": k == len(rounds) - 1,
+            }
+            for k, r in enumerate(rounds)
+        ],
+        "placement": [bout(b) for b in bracket.placement],
+        "placings": [
+            {"place": place, "team": team, "href": team_href.get(team), "shared": shared}
+            for place, team, shared in bracket.placings
+        ],
+    }
+
+
+_SHARE = {1.0: "1", 0.5: "½", 0.0: "0"}
+
+
+def _bout_name(b: Any, regular: bool, strings: Mapping[str, str]) -> str:
+    """What the tie is called: 决赛, 半决赛, 三四名决赛 ... by the places at stake; round n where the bracket is irregular."""
+    low, high = b.places
+    if not regular or not low:
+        return strings["round.n"].format(n=b.level)
+    size = high - low + 1
+    if low == 1:
+        named = {2: "round.final", 4: "round.semi", 8: "round.quarter"}
+        return strings[named[size]] if size in named else strings["round.of"].format(n=size)
+    if low == 3 and size == 2:
+        return strings["round.third"]
+    return strings["round.places"].format(a=low, b=high)
+
+
+def _tie_notes(rows: Any, strings: Mapping[str, str]) -> list[str]:
+    """How each tie was broken, for the legend: every tie-break applied to every group of level teams, in order.
+
+    One line per group of teams level on points: each tie-break and what it
+    did (split them, left them level, or was skipped because two of them
+    never met), then the teams still sharing a place.
+    """
+    listed = strings["tie.list"]
+    steps: dict[float, list[str]] = {}
+    level_teams: dict[float, tuple[str, ...]] = {}
+    for tie in getattr(rows, "ties", ()):
+        level_teams.setdefault(tie.level, tie.teams)  # the first tie-break is applied to the whole group
+        name = strings[f"tb.{tie.tiebreak}"]
+        if tie.outcome == "skipped":
+            a, b = tie.unmet
+            step = strings["tie.skipped"].format(tiebreak=name, a=a, b=b)
+        elif tie.outcome == "level":
+            step = strings["tie.level"].format(tiebreak=name, teams=listed.join(tie.teams))
+        else:
+            step = strings["tie.split"].format(tiebreak=name, order=strings["tie.ahead"].join(listed.join(g) for g in tie.groups))
+        steps.setdefault(tie.level, []).append(step)
+    shared: dict[int, list[str]] = defaultdict(list)
+    for row in rows:
+        if row.tied:
+            shared[row.rank].append(row.team)
+    notes = []
+    for level, said in steps.items():
+        teams = set(level_teams[level])
+        said += [strings["tie.shared"].format(rank=r, teams=listed.join(t)) for r, t in shared.items() if set(t) <= teams]
+        head = strings["tie.group"].format(points=format_number(level), teams=listed.join(level_teams[level]))
+        notes.append(head + strings["tie.steps"].join(said))
+    covered = {team for teams in level_teams.values() for team in teams}
+    # Level teams where no tie-break is set at all.
+    notes += [strings["tie.shared"].format(rank=r, teams=listed.join(t)) for r, t in shared.items() if not covered & set(t)]
+    return notes
 
 
 def _points_rule(rules: Any) -> str:
@@ -543,10 +659,12 @@ def _table(
                 "losses": row.losses,
                 "points": row.points,
                 "score": row.score,
-                "tiebreaks": [row.tiebreaks.get(tb, 0) for tb in tiebreaks],
+                # A tie-break skipped for its tie (head-to-head among teams that did not all meet): "–".
+                "tiebreaks": ["–" if tb in row.skipped else row.tiebreaks.get(tb, 0) for tb in tiebreaks],
             }
             for row in table.rows
         ],
+        "tie_notes": _tie_notes(table.rows, strings),
         "team_count": len(table.teams),
         "cross_teams": [{"name": t, "href": team_href.get(t), "index": i + 1} for i, t in enumerate(crossed)],
         "cross": [
@@ -651,8 +769,10 @@ def team(tm: Team, archive: Archive, site: SiteInfo) -> dict[str, Any]:
                 "event": r.event.name,
                 "event_href": urls.href(page, r.event.url),
                 "game_type": game_type_name(site, r.code),
-                "rank": r.row.rank,
-                "tied": r.row.tied,
+                # In an event with groups and stages: the overall place site.toml defines, else the group rank.
+                "rank": r.rank or "–",
+                "tied": r.tied,
+                "group": _division_name(Part(0, "group", r.group), site.strings) if r.group else "",
                 "games": r.row.games,
                 # Where pairings played matches the row counts matches: said so ("2 场").
                 "by_match": any(s.rules.matches for s in r.event.sections if s.code == r.code),

@@ -415,11 +415,16 @@ def viewer_parts(
     data = {
         "scene": _scene_json(board, used),
         "setup": encode(replay.setup),
+        # The set-up's hidden groups, as a ply's "h" (army chess: each player's view of the layouts).
+        **({"setupHidden": encode([[list(v), ops] for v, ops in setup_hidden])} if setup_hidden else {}),
         "plies": _plies_json(plies),
         "views": encode([[view, _view_label(view, names, strings)] for view in views]),
         "strings": encode({key: ui[key] for key in _SCRIPT_KEYS}),
         "marks": encode({str(mark): word for mark, (word, _) in words.items() if mark is not None}),
     }
+    layout = turn_layout(plies)
+    if layout and layout[2]:  # turns of two plies (connect6): the viewer steps, marks and counts by turn
+        data["turns"] = encode(layout[2])
     last = plies[-1] if plies else None
     not_replayed = _not_replayed(game, replay.not_replayed, len(plies) + 1, strings)
     context = {
@@ -428,7 +433,7 @@ def viewer_parts(
         "data": _script_safe(_object_json(data)),
         "count": len(plies),
         "not_replayed": not_replayed,
-        "moves_html": moves_html(plies, words, not_replayed, ui),
+        "moves_html": moves_html(plies, words, not_replayed, ui, layout),
         "decision_cells": list(replay.decision.cells) if replay.decision else [],
         "views": views,
         "counters": _counters(counter_keys, final, names, strings),
@@ -479,18 +484,98 @@ def _look(colour: str, word: str, cls: str) -> tuple[str, str]:
     return look
 
 
+# A move list's grid (turn_layout): each ply's column, the row each starts, the plies
+# that end turns, and each ply's row where they must be given (rounds of three or four seats).
+Layout = tuple[list[int], list[int], list[int], list[int] | None]
+
+
+def turn_layout(plies: list[Ply]) -> Layout | None:
+    """Where each ply goes in a move list of one row per move number, or None for a plain list.
+
+    Returns, a list each: every ply's grid column (2 and on: the first is
+    the move number's), the number of the row it starts (0 when it continues
+    a row), where every turn but the first and the last is two plies of one
+    side (connect6) the ply that ends each turn (else empty), and every ply's
+    row where CSS placement would not find it (else None; see below).
+    Two seats: a side that moves again (a failed Phantom Go attempt, another
+    dots and boxes line) starts a new row in its own column, as CSS grid
+    placement puts it. Three or four seats: a row is a round, each seat once,
+    whoever leads it (a bridge trick, a Dou Dizhu round): a seat left of the
+    leader's goes in the leader's row, so every ply's row is given. Only the
+    sides (seats) are read: no game's rules.
+    """
+    seats = SEAT_INDEX
+    sides = [ply.side for ply in plies]
+    count = len(sides)
+    # Most games: two seats taking turns, the first seat's column first. Built
+    # from slices: this runs for every game page.
+    if count > 1 and sides[0] in seats and sides[1] in seats and seats[sides[0]] < seats[sides[1]]:
+        odd, even = set(sides[0::2]), set(sides[1::2])
+        if len(odd) == 1 and len(even) == 1:
+            pair = [2 + seats[sides[0]], 2 + seats[sides[1]]]
+            starts = [0] * count
+            starts[0::2] = range(1, (count + 1) // 2 + 1)
+            return pair * (count // 2) + pair[:1] * (count % 2), starts, [], None
+    runs: list[int] = []
+    previous = None
+    for ply in plies:
+        if ply.side not in seats:
+            return None  # a side that is no seat: no columns to give it
+        if ply.side == previous:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+            previous = ply.side
+    if not runs:
+        return None
+    paired = len(runs) > 2 and max(runs) == 2 and all(run == 2 for run in runs[1:-1])
+    width = 2 if paired else 1
+    columns: list[int] = []
+    rows: list[int] = []
+    rounds = len({ply.side for ply in plies}) > 2
+    every: list[int] = []
+    wrapped = False
+    row, last_column, previous, within = 0, 1 << 30, None, 0
+    in_row: set[str] = set()
+    for ply in plies:
+        within = within + 1 if paired and ply.side == previous else 0
+        continues = within > 0
+        previous = ply.side
+        column = 2 + seats[ply.side] * width + within
+        if (row == 0 or ply.side in in_row and not continues) if rounds else column <= last_column:
+            row += 1
+            rows.append(row)
+            in_row.clear()
+        else:
+            rows.append(0)
+            wrapped = wrapped or column <= last_column
+        in_row.add(ply.side)
+        every.append(row)
+        columns.append(column)
+        last_column = column
+    ends: list[int] = []
+    if paired:
+        total = 0
+        for run in runs:
+            total += run
+            ends.append(total)
+    return columns, rows, ends, every if wrapped else None
+
+
 def moves_html(
     plies: list[Ply],
     words: Mapping[int | None, tuple[str, str]],
     not_replayed: list[dict[str, Any]],
     ui: Mapping[str, str],
+    layout: Layout | None = None,
 ) -> str:
     """The ``<li>`` entries of the move list: the plies, then the moves not replayed.
 
     ``words`` holds each MARK value's (word, CSS class). Written here rather
     than as a template loop because a build renders hundreds of thousands of
     entries and a Jinja loop costs ten times more. Every user-controlled
-    value goes through ``escape``.
+    value goes through ``escape``. ``layout`` is :func:`turn_layout` of the
+    plies (None: a plain list in ply order).
     """
     parts: list[str] = []
     append = parts.append
@@ -499,8 +584,12 @@ def moves_html(
     # spares a search per move.
     all_plain = _UNSAFE.search("".join([p.label for p in plies])) is None
     seen: dict[tuple[str, int | None], tuple[str, str]] = {}
+    # One row per move number, the sides in columns (see turn_layout); the
+    # classes place each entry (static/site.css), q-r marks a row's first.
+    columns, rows = (layout[0], layout[1]) if layout else ([], [])
+    given = layout[3] if layout else None
     # The hot loop of every game page: plain look-ups and one f-string per move.
-    for p in plies:
+    for i, p in enumerate(plies):
         number, mark = p.number, p.mark
         look = (p.colour, mark)
         shown = seen.get(look)
@@ -511,12 +600,21 @@ def moves_html(
         if not all_plain and _UNSAFE.search(label):
             label = str(escape(label))
         current = " q-current" if number == last else ""
-        n = str(number)  # formatted once, written four times
+        n = str(number)  # formatted once, written three times
         alt = p.alt
         title = f' title="{escape(alt) if _UNSAFE.search(alt) else alt}"' if alt else ""
+        # No id: a deep link #ply=N must not make the browser scroll the page to the entry.
+        if layout is None:
+            place, shown_n = "", f'<span class="q-n">{n}.</span> '
+        elif rows[i]:
+            place, shown_n = f" q-c{columns[i]} q-r", f'<span class="q-n">{rows[i]}.</span>'
+        else:
+            place, shown_n = f" q-c{columns[i]}", ""
+        if given is not None:
+            current += f'" style="grid-row:{given[i]}'
         append(
-            f'{head}{current}" id="ply={n}" data-ply="{n}">'
-            f'<a href="#ply={n}"{title}><span class="q-n">{n}.</span> <span class="q-label">{label}</span></a>{badge}</li>'
+            f'{head}{place}{current}" data-ply="{n}">'
+            f'<a href="#ply={n}"{title}>{shown_n}<span class="q-label">{label}</span></a>{badge}</li>'
         )
     help_text = escape(ui["viewer.not_replayed_help"])
     tag = escape(ui["viewer.not_replayed"])

@@ -440,7 +440,8 @@ class ConnectEngine(OnGrid, Engine):
             elif state.rule == "forbidden":
                 assert cell is not None
                 self.forbidden(move, number, cell, ops)
-        return self.ply(move, number, seat, ops)
+        # The move list names the point as players write it (H8), not the record's B(H,8).
+        return self.ply(move, number, seat, ops, label=cell or move.text)
 
     def forbidden(self, move: Move, number: int, cell: str, ops: list[Op]) -> None:
         """The note and the diagnostic of a renju forbidden move, which loses."""

@@ -18,8 +18,12 @@ the sides alternate; a pass (``B[]``, ``B[tt]``: ``Move.passed``) is a turn.
   (Tromp-Taylor), komi (event option ``komi``, 7.5 by default) added to
   White. An integer komi can make a draw.
 
-``"nogo"`` -- NoGo: a move that captures is illegal, and so are suicide and
-passing. The player to move who has no legal move has lost.
+``"nogo"`` -- NoGo: the player who captures or commits suicide loses, and
+passing is not allowed. The player to move who has no legal move has lost;
+real records end with that player's forced move, a capture or a suicide,
+so a record's last move that captures or is suicide ends the game with the
+mover's loss (a note, rule ``"capture"`` or ``"suicide"``). Such a move with
+more moves after it is an error, as is any move after the end.
 
 ``"phantom"`` -- Phantom Go: captures, superko and the count as in Go, but
 each player sees only their own stones. A move onto an occupied point, or
@@ -49,7 +53,12 @@ from generator.rules.engine import SEATS, Engine, Message, OffBoard
 from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, occupied, padded_board
 
 # How each way of ending a game is said on its page (Decision.reason).
-REASONS = {"score": N_("area count after two passes"), "no-legal-move": N_("the opponent has no legal move")}
+REASONS = {
+    "score": N_("area count after two passes"),
+    "no-legal-move": N_("the opponent has no legal move"),
+    "capture": N_("the opponent's last move captured, which loses in NoGo"),
+    "suicide": N_("the opponent's last move was suicide, which loses in NoGo"),
+}
 
 Side = Literal["first", "second"]
 
@@ -413,7 +422,7 @@ class GoEngine(OnGrid, Engine):
     index on the padded board, or :data:`PASS`.
     """
 
-    __slots__ = ("attempts", "columns", "failed_before", "last_placed", "nogo", "phantom", "rows", "state")
+    __slots__ = ("attempts", "columns", "failed_before", "last_placed", "moves", "nogo", "phantom", "rows", "state")
 
     def __init__(self, game: GameType, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(game, options)
@@ -424,6 +433,11 @@ class GoEngine(OnGrid, Engine):
         self.attempts = [0, 0]  # failed attempts per seat (Phantom Go)
         self.failed_before = 0  # the move number of the mover's last failed attempt this turn
         self.last_placed: tuple[int, str] | None = None  # Phantom Go: (move, cell) of the last stone placed
+        self.moves = 0  # the record's number of moves: NoGo's losing capture ends a record
+
+    def replay(self, record: Record) -> Replay:
+        self.moves = len(record.moves)
+        return super().replay(record)
 
     # -- the driver's hooks ------------------------------------------------------------
 
@@ -463,6 +477,8 @@ class GoEngine(OnGrid, Engine):
         if reason is not None:
             if self.phantom:  # a failed attempt, not an error: the same player tries again
                 return self._failed(move, at, number, seat, reason, cell, owner, by, earlier)
+            if self.nogo and reason in ("capture", "suicide") and number == self.moves:
+                return self._losing(move, number, seat, reason, cell, stones)
             return self._refused(move, number, reason, cell, owner, by, stones, earlier)
         side, colour = SEATS[seat], self.colours[seat]
         self.turn = state.to_move - 1
@@ -473,14 +489,33 @@ class GoEngine(OnGrid, Engine):
         if stones:
             public.extend(scene.remove(stone_id) for stone_id in state.removed)
             public.append(scene.counter(f"captures.{side}", state.captures[seat + 1]))
-        if state.over:  # NoGo: the opponent has no legal move
+        if state.over and self.nogo and number < self.moves:
+            # The opponent has no legal move: the record may go on with its forced, losing move
+            # (as real records do); the driver settles it if the record ends here or goes wrong.
+            self.unsettled = True
+        elif state.over:  # NoGo: the opponent has no legal move
             public.append(self._decide())
         if self.phantom:
             return _hidden_ply(number, side, colour, move, public, [(("referee", side), stone)])  # type: ignore[arg-type]
         return Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column)
 
+    def settle(self, last: Ply) -> None:
+        """NoGo: the player without a legal move did not play its forced move; it has lost all the same."""
+        last.ops.append(self._decide())
+
     def ended(self) -> Message:
         state = self.state
+        loser = {"loser": self.names[1 if state.winner == "first" else 0]}
+        if state.rule == "capture":
+            return N_(
+                "move {number}, {move}: the game ended at move {end}, where {loser}'s move captured (capturing loses "
+                "in NoGo); no move may follow"
+            ), {"end": state.end_move, **loser}
+        if state.rule == "suicide":
+            return N_(
+                "move {number}, {move}: the game ended at move {end}, where {loser}'s move was suicide (suicide "
+                "loses in NoGo); no move may follow"
+            ), {"end": state.end_move, **loser}
         if state.rule == "score":
             return N_("move {number}, {move}: the game ended with two passes at move {end}; no move may follow"), {
                 "end": state.end_move
@@ -527,6 +562,26 @@ class GoEngine(OnGrid, Engine):
         return scene.note(
             N_("{loser} has no legal move: {winner} wins"), loser="second" if winner == "first" else "first", winner=winner
         )
+
+    def _losing(self, move: Move, number: int, seat: int, reason: str, cell: str, stones: list[int]) -> Ply:
+        """NoGo: the record's last move captures or is suicide; the mover loses (the forced move of a lost game)."""
+        state = self.state
+        side, colour = SEATS[seat], self.colours[seat]
+        winner = SEATS[1 - seat]
+        state.winner, state.rule, state.end_move = winner, reason, number
+        self.unsettled = False  # decided here, not by the position before
+        self.decision = Decision(winner, reason, number, (), None, reason=REASONS[reason])
+        ops: list[Op] = [scene.add(f"s{number}", "stone", colour, cell), scene.mark(cell, "last")]
+        ops += [scene.mark(state.cells[c] or "", "failed") for c in stones]
+        if reason == "capture":
+            ops.append(scene.note(
+                N_("{cell} captures {count} {owner} stones ({cells}): capturing loses in NoGo, {winner} wins"),
+                cell=cell, count=len(stones), owner=winner, cells=_cells_text(state, stones), winner=winner,
+            ))  # fmt: skip
+        else:
+            note = N_("{cell} is suicide: {side} loses in NoGo, {winner} wins")
+            ops.append(scene.note(note, cell=cell, side=side, winner=winner))
+        return Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column)
 
     def _failed(
         self, move: Move, at: int, number: int, seat: int, reason: str, cell: str, owner: int, by: int, earlier: int
@@ -582,10 +637,12 @@ class GoEngine(OnGrid, Engine):
         args = {"cell": cell, "count": len(stones), "owner": self.names[2 - state.to_move], "cells": _cells_text(state, stones)}
         if len(stones) == 1:
             return self.error(NOGO_CAPTURE, move, number, N_(
-                "move {number}, {move}: {cell} would capture {count} {owner} stone ({cells}); capturing is illegal in NoGo"
+                "move {number}, {move}: {cell} would capture {count} {owner} stone ({cells}); capturing loses in NoGo, "
+                "so the game would end here, but the record goes on"
             ), args)
         return self.error(NOGO_CAPTURE, move, number, N_(
-            "move {number}, {move}: {cell} would capture {count} {owner} stones ({cells}); capturing is illegal in NoGo"
+            "move {number}, {move}: {cell} would capture {count} {owner} stones ({cells}); capturing loses in NoGo, "
+            "so the game would end here, but the record goes on"
         ), args)
 
 

@@ -245,7 +245,8 @@ class HexEngine(OnGrid, Engine):
             else:
                 last = scene.COLUMN_LETTERS[state.columns - 1]
                 ops.append(scene.note(N_("{side} joins columns A and {last}"), side=side, last=last))
-        return self.ply(move, number, seat, ops)
+        # The move list names the cell as players write it (B2), not the record's R(B,2).
+        return self.ply(move, number, seat, ops, label=cell)
 
     def ended(self) -> Message:
         state = self.state
