@@ -54,6 +54,31 @@ class Term(str):
         return (Term, (str(self),))
 
 
+class Phrase(str):
+    """A short text to say in the page's language, with its values: a move list's
+    ``raise to 212``. Its own value is the English text, so that it stands
+    wherever a string does; ``template`` and ``args`` say it in another
+    language (:meth:`in_language`)."""
+
+    template: str
+    args: Args
+
+    def __new__(cls, template: str, **args: Any) -> Phrase:
+        phrase = super().__new__(cls, template.format(**args) if args else template)
+        phrase.template, phrase.args = template, tuple(args.items())
+        return phrase
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_phrase, (self.template, self.args))
+
+    def in_language(self, language: str) -> str:
+        return say(self.template, self.args, language)
+
+
+def _phrase(template: str, args: Args) -> Phrase:
+    return Phrase(template, **dict(args))
+
+
 class Named(tuple):
     """A name the registry writes in each language (a game, a side): ``Named("Black", "黑方")``.
 

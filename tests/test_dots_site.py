@@ -27,9 +27,13 @@ def test_a_game_played_out_builds_into_a_page_with_its_boxes_and_score(tmp_path:
     assert game["code"] == "DB"
     page = (out / game["url"]).read_text(encoding="utf-8")
     assert "q-board-dots" in page
-    # The move list as the record writes it.
+    # The move list names each line by its two dots; the record's text shows on hover.
     for piece in (pieces[0], pieces[1], pieces[-1]):
-        assert f">{piece}<" in page, piece
+        m = re.fullmatch(r"[rb]\(([a-f])(\d),([hv])\)", piece)
+        assert m is not None, piece
+        column, row, direction = m[1], int(m[2]), m[3]
+        other = f"{chr(ord(column) + 1)}{row}" if direction == "h" else f"{column}{row + 1}"
+        assert f'title="{piece}"' in page and f">{column}{row}-{other}<" in page, piece
     # The final position drawn without JavaScript: 60 edges, 25 boxes, in the two colours.
     board = page[page.index("q-board-dots") :]
     board = board[: board.index("</svg>")]

@@ -37,8 +37,9 @@ def test_the_standards_example_replays_and_a_piece_may_take_its_own_side() -> No
     at = pieces(done)
     # Move 3, red's 4 from A4 to A3, took red's own 6.
     assert "R6" not in at and at["R4"] == "A3" and at["R5"] == "C3" and at["B1"] == "D4" and at["B4"] == "B2"
-    assert [p.label for p in done.plies] == ["5;(R5,C3)", "1;(B1,D4)", "4;(R4,A3)", "4;(B4,B2)"]
-    assert [p.alt for p in done.plies] == ["B4-C3", "E3-D4", "A4-A3", "C1-B2"]
+    # The die, the piece and its step (x where it takes), as players say a move; the record's text on hover.
+    assert [p.label for p in done.plies] == ["5: R5 B4-C3", "1: B1 E3-D4", "4: R4 A4xA3", "4: B4 C1-B2"]
+    assert [p.alt for p in done.plies] == ["5;(R5,C3)", "1;(B1,D4)", "4;(R4,A3)", "4;(B4,B2)"]
     assert [(p.side, p.colour) for p in done.plies[:2]] == [("first", "red"), ("second", "blue")]
 
 
@@ -121,5 +122,5 @@ def test_taking_the_last_enemy_piece_wins() -> None:
 def test_a_die_no_die_shows_and_a_move_without_a_die() -> None:
     assert error(replay("1:7;(R5,C3)\n")).code == "RULE-E604"
     done = replay("1:(R6,B3)\n")  # no die: the piece is not checked, the step is
-    assert done.diagnostics == [] and done.plies[0].label == "?;(R6,B3)"
+    assert done.diagnostics == [] and done.plies[0].label == "?: R6 A3-B3"
     assert done.plies[0].ops[0] == ["count", "die", 0]

@@ -122,8 +122,9 @@ def test_a_match_file_builds_a_page_per_game_with_the_die_beside_the_board(tmp_p
     # The die beside the board: a counter the viewer sets at every move, its last value shown without JavaScript.
     assert re.search(r"<dt>骰子</dt><dd data-count=\"die\">4</dd>", first)
     assert re.search(r"<dt>骰子</dt><dd data-count=\"die\">2</dd>", second_page)
-    for label in ("5;(R5,C3)", "1;(B1,D4)", "4;(R4,A3)", "4;(B4,B2)"):
-        assert f">{label}<" in first, label
+    # The move list in players' words, the record's text on hover.
+    for label, written in (("5: R5 B4-C3", "5;(R5,C3)"), ("1: B1 E3-D4", "1;(B1,D4)"), ("4: R4 A4xA3", "4;(R4,A3)")):
+        assert re.search(rf'title="{re.escape(written)}">(<span class="q-n">[^<]*</span> ?)?<span class="q-label">{label}<', first), label
     # The final position without JavaScript: eleven numbered pieces (red's 6 was taken by red's 4).
     board = first[first.index("q-board-einstein") :]
     board = board[: board.index("</svg>")]

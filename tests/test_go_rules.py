@@ -80,7 +80,8 @@ def test_plain_moves_add_stones_with_a_last_mark_and_no_decision() -> None:
     assert r.diagnostics == [] and r.not_replayed == [] and r.decision is None
     assert [p.side for p in r.plies] == ["first", "second", "first"]
     assert r.plies[0].ops == [["add", "s1", "stone", "black", "D5"], ["mark", "D5", "last"]]
-    assert r.plies[0].label == "B[D5]" and r.plies[0].colour == "black"
+    # The move list names the point as players write it; the record's text shows on hover.
+    assert (r.plies[0].label, r.plies[0].alt) == ("D5", "B[D5]") and r.plies[0].colour == "black"
     assert stones(r) == {"D5": "black", "E5": "white", "I9": "black"}  # column I exists: A-I on 9x9
 
 
@@ -256,6 +257,18 @@ def test_stones_in_the_opponents_area_count_as_alive() -> None:
     assert r.decision.winner == "second" and r.decision.ply == 22
 
 
+def test_the_move_list_says_a_pass_in_the_pages_language() -> None:
+    from generator.render.strings import strings
+    from generator.render.viewer import viewer_parts
+
+    r = replay(record("B[D5];W[];B[E5]"), GO9, GO9.options)
+    for language, word in (("zh-CN", "虚手"), ("en", "pass")):
+        html = viewer_parts(GO9, r, strings=strings(language), label="x")["moves_html"]
+        labels = re.findall(r'<span class="q-label">([^<]*)</span>', html)
+        assert labels == ["D5", word, "E5"], language
+        assert 'title="W[]"' in html  # the record's text on hover
+
+
 def test_a_pass_then_a_move_does_not_end_the_game() -> None:
     r = replay(record("B[];W[D5];B[];W[E5]"), GO9, GO9.options)
     assert r.decision is None and r.diagnostics == []
@@ -367,7 +380,7 @@ def test_phantom_failed_attempt_keeps_the_player_and_is_counted() -> None:
     assert r.diagnostics == [] and r.decision is None
     assert [p.side for p in r.plies] == ["first", "second"] * 3 + ["first", "second", "second", "first"]
     failed = r.plies[7]
-    assert failed.label == "W[D5]" and failed.visible_to == ("second",)
+    assert (failed.label, failed.alt) == ("D5", "W[D5]") and failed.visible_to == ("second",)
     assert failed.ops == [["count", "attempts.second", 1]]
     referee, mine = failed.hidden
     assert (referee[0], plain(referee[1])) == (

@@ -322,9 +322,11 @@ def test_the_page_offers_the_referees_and_each_seats_view_and_draws_every_card()
     for card in ("6c", "Qh", "Ah", "6s", "7h", "9d", "5h", "8d", "As"):
         assert f'href="#q-hold-card-{card}"' in svg
     assert svg.count("<use") >= 9 and "q-board-holdem" in svg
-    # Labels: the actions as ACPC writes them, the deals as their cards.
+    # Labels: the actions in players' words (a c is a call facing a bet, else a check), the deals as
+    # their cards; the ACPC text on hover.
     labels = [p.label for p in game.replay.plies]
-    assert labels[:5] == ["6♣ Q♥ | A♥ 6♠", "r223", "c", "7♥ 9♦ 5♥", "c"]
+    assert labels[:5] == ["6♣ Q♥ | A♥ 6♠", "raise to 223", "call", "7♥ 9♦ 5♥", "check"]
+    assert [p.alt for p in game.replay.plies[1:3]] == ["r223", "c"]
 
 
 # -- the real files of the corpus --------------------------------------------------------------

@@ -43,9 +43,10 @@ def test_a_match_builds_a_page_per_hand_with_the_table_and_each_seats_view(tmp_p
     # The referee's view and each seat's are offered.
     assert first.count('class="q-view"') == 1
     assert all(f'"{view}"' in first for view in ("referee", "first", "second"))
-    # The move list: the deal, the actions as written, the board card by card.
-    for label in ("r223", "r1170", "7♥ 9♦ 5♥", "8♦", "A♠", "r7898"):
+    # The move list: the deal, the actions in the page's words (the ACPC text on hover), the board card by card.
+    for label in ("加注至 223", "跟注", "过牌", "加注至 1170", "7♥ 9♦ 5♥", "8♦", "A♠", "加注至 7898"):
         assert f">{label}<" in first, label
+    assert 'title="r7898"' in first
     # The second hand declares the wrong chips: its page says so, and the counted chips stand.
     second = next(p for p in pages if "9♠ 8♥ | K♣ Q♦" in p)
     assert "RULE-E1214" in second

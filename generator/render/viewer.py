@@ -16,8 +16,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from generator import i18n
 from generator.boards.base import Board
 from generator.games import GameType
+from generator.i18n import Phrase, Term
 from generator.model import Move, Op, Ply, Replay
 from generator.render.strings import LANGUAGES
 from generator.scene import SEAT_INDEX, Position, note_text, position_after
@@ -287,6 +289,27 @@ def _localised(plies: list[Ply], strings: Mapping[str, str], names: tuple[str, .
     return out
 
 
+def _said_labels(plies: list[Ply], strings: Mapping[str, str]) -> list[Ply]:
+    """The plies whose label is a word or phrase to translate (a Go pass, a hold'em
+    ``raise to 212``) with it said in the page's language."""
+    if not any(type(ply.label) in _WORDS for ply in plies):
+        return plies
+    language = strings.get("language", "en")
+    out = list(plies)
+    for i, ply in enumerate(plies):
+        label = ply.label
+        if type(label) is Phrase:
+            copy = out[i] = _copy(ply)
+            copy.label = label.in_language(language)
+        elif type(label) is Term:
+            copy = out[i] = _copy(ply)
+            copy.label = i18n.translate(label, language)
+    return out
+
+
+_WORDS = (Term, Phrase)
+
+
 _PLY_FIELDS = tuple(field.name for field in dataclasses.fields(Ply))
 
 
@@ -406,6 +429,7 @@ def viewer_parts(
     _scan([replay.setup, *(ops for _, ops in setup_hidden)], used, set())  # counters count what the plies do, not the set-up
     keyed = _scan(_op_lists(replay.plies), used, counter_keys)
     plies = _localised(replay.plies, strings, names) if keyed else replay.plies
+    plies = _said_labels(plies, strings)
     final = position_after(replay.setup, plies)
     views = _views(plies, bool(setup_hidden))
     ui = ui_strings(strings)

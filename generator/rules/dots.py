@@ -75,6 +75,11 @@ def edge_cell(direction: int, x: int, y: int) -> str:
     return f"{dot_name(x, y)}{DIRECTIONS[direction]}"
 
 
+def edge_name(direction: int, x: int, y: int) -> str:
+    """An edge as players say it, by its two dots: ``a5-b5`` (to the right), ``a5-a6`` (upwards)."""
+    return f"{dot_name(x, y)}-{dot_name(x + 1, y) if direction == H else dot_name(x, y + 1)}"
+
+
 def box_cell(x: int, y: int) -> str:
     """The scene cell of the box whose lower-left dot is (x, y): ``b4``."""
     return dot_name(x, y)
@@ -199,7 +204,8 @@ class DotsEngine(Engine):
             ops.append(scene.note(template, side=SEATS[seat]))
         self.turn = seat if won else 1 - seat
         self.again = number if won else 0
-        return self.ply(move, number, seat, ops)
+        # The move list names the line by its two dots (a5-b5), as players draw it; the record's r(a5,h) on hover.
+        return self.ply(move, number, seat, ops, label=edge_name(*at), alt=move.text)
 
     def finish(self, record: Record, replay: Replay) -> None:
         declared = record.header.score

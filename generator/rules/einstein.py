@@ -238,8 +238,9 @@ class EinsteinEngine(Engine):
             ops.append(scene.note(N_("{loser} has no pieces left: {winner} wins"), loser=SEATS[1 - seat], winner=winner))
             self.decision = Decision(winner, "no-pieces", number, (), reason=N_("all the opponent's pieces captured"))
         self.turn = 1 - seat
-        label = f"{die if die is not None else '?'};({side}{piece},{CELLS[to]})"
-        return self.ply(move, number, seat, ops, label=label, alt=f"{CELLS[start]}-{CELLS[to]}")
+        # The die, the piece and its step (6: R6 B2-C3, x where it takes), as players say a move; the record's text on hover.
+        label = f"{die if die is not None else '?'}: {side}{piece} {CELLS[start]}{'x' if taken else '-'}{CELLS[to]}"
+        return self.ply(move, number, seat, ops, label=label, alt=move.text)
 
     def seat_of(self, letter: str) -> int | None:
         return self.letters.get(letter.strip().upper())

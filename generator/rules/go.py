@@ -47,7 +47,7 @@ from typing import Any, Literal
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
-from generator.i18n import N_
+from generator.i18n import N_, T
 from generator.model import Decision, Move, Op, Ply, Record, Replay, Result
 from generator.rules.engine import SEATS, Engine, Message, OffBoard
 from generator.rules.placement import COLUMN_INDEX, EDGE, EMPTY, OnGrid, occupied, padded_board
@@ -468,8 +468,9 @@ class GoEngine(OnGrid, Engine):
             if state.over:
                 ops.append(self._decide())
             # A pass is announced to both players in Phantom Go (the game ends on
-            # two of them, so both must know), so its label is public.
-            return self.ply(move, number, seat, ops)
+            # two of them, so both must know), so its label is public: the word
+            # for a pass in the page's language (虚手), the record's W[] on hover.
+            return self.ply(move, number, seat, ops, label=T("pass"), alt=move.text)
         cell = state.cells[at] or ""
         owner, by = state.board[at], state.placed[at]
         # GoState.place() applies a legal stone and leaves the position as it was otherwise.
@@ -496,8 +497,9 @@ class GoEngine(OnGrid, Engine):
         elif state.over:  # NoGo: the opponent has no legal move
             public.append(self._decide())
         if self.phantom:
-            return _hidden_ply(number, side, colour, move, public, [(("referee", side), stone)])  # type: ignore[arg-type]
-        return Ply(number, side, colour, move.text, stone + public, move.mark, move.line, move.column)
+            return _hidden_ply(number, side, colour, move, cell, public, [(("referee", side), stone)])  # type: ignore[arg-type]
+        # The move list names the point (G4), as players write it; the record's B[G4] on hover.
+        return Ply(number, side, colour, cell, stone + public, move.mark, move.line, move.column, alt=move.text)
 
     def settle(self, last: Ply) -> None:
         """NoGo: the player without a legal move did not play its forced move; it has lost all the same."""
@@ -581,7 +583,7 @@ class GoEngine(OnGrid, Engine):
         else:
             note = N_("{cell} is suicide: {side} loses in NoGo, {winner} wins")
             ops.append(scene.note(note, cell=cell, side=side, winner=winner))
-        return Ply(number, side, colour, move.text, ops, move.mark, move.line, move.column)
+        return Ply(number, side, colour, cell, ops, move.mark, move.line, move.column, alt=move.text)
 
     def _failed(
         self, move: Move, at: int, number: int, seat: int, reason: str, cell: str, owner: int, by: int, earlier: int
@@ -603,7 +605,7 @@ class GoEngine(OnGrid, Engine):
         # Everyone sees the attempts counter (the referee announces a failed
         # attempt), nobody but the mover and the referee the point tried.
         public = [scene.counter(f"attempts.{side}", self.attempts[seat])]
-        return _hidden_ply(number, side, colour, move, public, [(("referee",), referee), ((side,), mine)])  # type: ignore[arg-type]
+        return _hidden_ply(number, side, colour, move, cell, public, [(("referee",), referee), ((side,), mine)])  # type: ignore[arg-type]
 
     def _refused(
         self, move: Move, number: int, reason: str, cell: str, owner: int, by: int, stones: list[int], earlier: int
@@ -664,10 +666,18 @@ def _cells_text(state: GoState, stones: list[int], most: int = 6) -> str:
 
 
 def _hidden_ply(
-    number: int, side: Side, colour: str, move: Move, public: list[Op], hidden: list[tuple[tuple[str, ...], list[Op]]]
+    number: int,
+    side: Side,
+    colour: str,
+    move: Move,
+    cell: str,
+    public: list[Op],
+    hidden: list[tuple[tuple[str, ...], list[Op]]],
 ) -> Ply:
-    """A Phantom Go ply: its label for the mover only, ``public`` ops for every view."""
-    return Ply(number, side, colour, move.text, public, move.mark, move.line, move.column, visible_to=(side,), hidden=hidden)
+    """A Phantom Go ply: its label (the point) for the mover only, ``public`` ops for every view."""
+    return Ply(
+        number, side, colour, cell, public, move.mark, move.line, move.column, visible_to=(side,), hidden=hidden, alt=move.text
+    )
 
 
 def _failed_note(side: str, reason: str, cell: str, owner: int, earlier: int) -> Op:

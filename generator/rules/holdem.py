@@ -51,7 +51,7 @@ from typing import Any
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
 from generator.games import GameType
-from generator.i18n import N_, T, Term
+from generator.i18n import N_, Phrase, T, Term
 from generator.model import SEATS, Decision, Move, Op, Ply, Record, Replay
 from generator.rules.engine import Engine, Message
 
@@ -224,6 +224,7 @@ class HoldemEngine(Engine):
                 N_("move {number}, {move}: the hand has no hole cards; they are dealt before any action"),
             )
         before = self._numbers()
+        label = _label(at, self.spent[seat] < max(self.spent))
         if at[0] == "deal":
             result = self._deal(move, at, number)
         else:
@@ -235,7 +236,7 @@ class HoldemEngine(Engine):
         if self.decision is not None and self.outcome == "showdown":
             ops += self._face_up(0) + self._face_up(1)  # shown down: every view sees both hands
         colour = self.colours[seat] if at[0] != "deal" else "deal"
-        return Ply(number, SEATS[seat], colour, _label(at), ops, move.mark, move.line, move.column)
+        return Ply(number, SEATS[seat], colour, label, ops, move.mark, move.line, move.column, alt=move.text)
 
     def _deal_holes(self, move: Move, number: int, seat: int) -> Ply | Diagnostic:
         """The first ply: two cards face down before each seat; each seat sees its own, the referee both.
@@ -528,13 +529,16 @@ def _number(key: str, old: int, new: int) -> list[Op]:
     return ops
 
 
-def _label(at: tuple[Any, ...]) -> str:
-    """The move list's text: the action as ACPC writes it, a deal as its cards (``8♦ A♠ 8♠``)."""
+def _label(at: tuple[Any, ...], facing_a_bet: bool) -> str:
+    """The move list's text, in players' words said in the page's language (raise to 300, call,
+    check, fold), a deal as its cards (``8♦ A♠ 8♠``); the ACPC text shows on hover."""
     if at[0] == "deal":
         return " ".join(_pretty(card) for card in at[2:])
     if at[0] == "r":
-        return f"r{at[1]}"
-    return str(at[0])
+        return Phrase(N_("raise to {amount}"), amount=at[1])
+    if at[0] == "f":
+        return Term(N_("fold"))
+    return Term(N_("call") if facing_a_bet else N_("check"))
 
 
 _SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
