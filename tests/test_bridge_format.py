@@ -87,6 +87,17 @@ def test_two_boards_with_notes_alerts_comments_and_inherited_tags() -> None:
     assert first.score == {bridge.NS: -400.0, bridge.EW: 400.0}
 
 
+def test_a_team_match_names_its_teams_at_each_room_even_where_the_players_are_named() -> None:
+    # Vugraph habit: the home team sits North-South in the open room and East-West in the closed.
+    open_room = TWO_BOARDS.replace('[Room "Open"]', '[Room "Open"]\n[HomeTeam "Lions"]\n[VisitTeam "Tigers"]')
+    closed_room = open_room.replace('[Room "Open"]', '[Room "Closed"]')
+    (first, *_), (second, *_) = read(open_room), read(closed_room)
+    assert first.meta.players == ("Lions", "Tigers", "Lions", "Tigers") and first.meta.room == "Open"
+    assert second.meta.players == ("Tigers", "Lions", "Tigers", "Lions") and second.meta.room == "Closed"
+    # Without a room to tell the tables apart, the players named at the seats.
+    assert read(open_room.replace('[Room "Open"]\n', ""))[0].meta.players == ("Ann", "Bob", "Cid", "Dan")
+
+
 def test_an_error_in_one_board_leaves_the_others() -> None:
     first, second = read(TWO_BOARDS)
     assert not [d for d in first.diagnostics if d.severity == "error"]

@@ -425,10 +425,14 @@ class _Reader:
             return text if _known(text) else None
 
         players = [value(seat) for seat in ("North", "East", "South", "West")]
-        if not any(players) and (value("HomeTeam") or value("VisitTeam")):
-            # A team match names the teams: home sits North-South in the open room, East-West in the closed.
-            home, visit = value("HomeTeam"), value("VisitTeam")
-            closed = (value("Room") or value("Table") or "").lower().startswith(("closed", "c"))
+        home, visit = value("HomeTeam"), value("VisitTeam")
+        room = (value("Room") or value("Table") or "").lower()
+        # A team match names its teams: home sits North-South in the open room, East-West in the
+        # closed (BBO's and the vugraph writers' habit). The teams are what the match compares,
+        # so they stand for the seats where both rooms are told apart, even where the players
+        # are named too (a human match); with no room, or no teams, the seats' own names.
+        if (home and visit and room.startswith(("open", "closed"))) or (not any(players) and (home or visit)):
+            closed = room.startswith(("closed", "c"))
             ns, ew = (visit, home) if closed else (home, visit)
             players = [ns, ew, ns, ew]
         meta = Metadata(code=self.code, first=players[0], second=players[1], more=(players[2], players[3]))
