@@ -216,7 +216,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """One record per hand, in the file's order (see the module's text). Never raises."""
     return _Reader(text, game).read()

@@ -150,7 +150,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every game of the file, in order. Never raises; problems become diagnostics of their game."""
     return _Reader(text, game).read()

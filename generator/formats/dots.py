@@ -144,7 +144,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every game of a file: one per JSON object (a file whose JSON is a list of records holds several)."""
     return _Reader(text, game).read()

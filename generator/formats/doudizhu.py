@@ -103,7 +103,6 @@ def sniff(text: str) -> str | None:
     return None
 
 
-
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
     """Every deal of the file, in order. Never raises; problems become diagnostics of their deal."""
     return _Reader(text, game).read()

@@ -47,11 +47,13 @@ score comes from ``Score``, else from ``Contract`` and ``Result`` scored.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from generator import games, metadata
 from generator.diagnostics import Diagnostic, define, make
 from generator.games import GameType
+from generator.i18n import N_
 from generator.model import Metadata, Move, Record, Text
 from generator.rules import bridge
 
@@ -188,7 +190,6 @@ def sniff(text: str) -> str | None:
         codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
         return codes[0] if codes else None
     return None
-
 
 
 def parse_games(text: Text, game: GameType | None) -> list[Record]:
@@ -484,28 +485,8 @@ class _Reader:
             )
             seat = 0
         moves: list[Move] = []
-        ended: _Token | None = None
-        for token in tag.body:
-            if token.comment:
-                _comment(moves, token.text)
-                continue
-            word = token.text
-            if ended is not None:
-                diagnostics.append(
-                    make(
-                        path,
-                        token.line,
-                        token.column,
-                        AFTER_END,
-                        "{written} follows the auction's end mark {mark}",
-                        written=word,
-                        mark=ended.text,
-                    )
-                )
-                break
-            if word in ("*", "+"):
-                ended = token
-                continue
+        after_end = N_("{written} follows the auction's end mark {mark}")
+        for word, token in self._words(tag, after_end, lambda text: _comment(moves, text), diagnostics):
             if self._annotation(word, token, moves, notes, diagnostics):
                 continue
             alerted = word.endswith("!") and not word.endswith("!!")
@@ -529,6 +510,31 @@ class _Reader:
             calls.append(call)
             seat = (seat + 1) % 4
         return moves
+
+    def _words(
+        self, tag: _Tag, after_end: str, comment: Callable[[str], None], diagnostics: list[Diagnostic]
+    ) -> Iterator[tuple[str, _Token]]:
+        """The words of an Auction or Play section in order, each with its token.
+
+        Comments go to ``comment``. An end mark (``*``, ``+``) ends the
+        section: a word after it is reported with the ``after_end`` template
+        (written with ``N_`` by the caller) and nothing more is read.
+        """
+        ended: _Token | None = None
+        for token in tag.body:
+            if token.comment:
+                comment(token.text)
+                continue
+            word = token.text
+            if ended is not None:
+                diagnostics.append(
+                    make(self.source.path, token.line, token.column, AFTER_END, after_end, written=word, mark=ended.text)
+                )
+                return
+            if word in ("*", "+"):
+                ended = token
+                continue
+            yield word, token
 
     def _annotation(
         self, word: str, token: _Token, moves: list[Move], notes: dict[str, str], diagnostics: list[Diagnostic]
@@ -592,29 +598,13 @@ class _Reader:
             return []
         # The cards as written: rows of four in the leader's columns (None: '-', not played).
         tricks: list[list[tuple[str | None, _Token, list[str]]]] = [[]]
-        ended: _Token | None = None
-        for token in tag.body:
-            if token.comment:
-                if tricks[-1]:
-                    tricks[-1][-1][2].append(token.text)
-                continue
-            word = token.text
-            if ended is not None:
-                diagnostics.append(
-                    make(
-                        path,
-                        token.line,
-                        token.column,
-                        AFTER_END,
-                        "{written} follows the play's end mark {mark}",
-                        written=word,
-                        mark=ended.text,
-                    )
-                )
-                break
-            if word in ("*", "+"):
-                ended = token
-                continue
+
+        def comment(text: str) -> None:  # kept with the card written before it
+            if tricks[-1]:
+                tricks[-1][-1][2].append(text)
+
+        after_end = N_("{written} follows the play's end mark {mark}")
+        for word, token in self._words(tag, after_end, comment, diagnostics):
             m = _NOTE.fullmatch(word)
             if m:
                 if tricks[-1] and m[1] in notes:
