@@ -29,7 +29,6 @@ Wrong on purpose, as real tournaments have them:
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from dataclasses import dataclass, field
@@ -298,16 +297,9 @@ def _game(game: Game, rng: random.Random, fault: str) -> Game:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "content")
-    target = parser.parse_args().out / FOLDER
-    target.mkdir(parents=True, exist_ok=True)
-    for old in target.iterdir():
-        if old.is_file():
-            old.unlink()
-    for name, data in event_files().items():
-        (target / name).write_bytes(data)
-    print(f"{FOLDER}: {len(list(target.iterdir()))} files")
+    import demo_event  # beside this script: only running it as one needs it
+
+    demo_event.main(FOLDER, event_files, __doc__)
 
 
 if __name__ == "__main__":

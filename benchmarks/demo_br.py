@@ -31,7 +31,6 @@ Wrong on purpose, as real tournaments have them:
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from dataclasses import dataclass, field
@@ -287,18 +286,9 @@ def _revoke_possible(table: Table, hands: list[list[str]]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "content")
-    parser.add_argument("--seed", type=int, default=2025)
-    args = parser.parse_args()
-    folder = args.out / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.pbn"):
-        old.unlink()
-    files = event_files(args.seed)
-    for name, data in files.items():
-        (folder / name).write_bytes(data)
-    print(f"{len(files)} files, {len(files) * BOARDS} boards in {folder}")
+    import demo_event  # beside this script: only running it as one needs it
+
+    demo_event.main(FOLDER, event_files, __doc__)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.rules.dots import DotsState, H, V, dot_name  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 FOLDER = "2025-db"
 EVENT = "2025 计算机博弈锦标赛 点格棋"
 DATE = "2025.12.20"
@@ -185,13 +184,9 @@ def event_files() -> dict[str, bytes]:
 
 
 def main() -> None:
-    target = ROOT / "content" / FOLDER
-    target.mkdir(parents=True, exist_ok=True)
-    for old in target.glob("*.txt"):
-        old.unlink()
-    for name, data in event_files().items():
-        (target / name).write_bytes(data)
-    print(f"{FOLDER}: {len(list(target.glob('*.txt')))} records")
+    import demo_event  # beside this script: only running it as one needs it
+
+    demo_event.main(FOLDER, event_files, __doc__)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ Wrong on purpose, as real tournaments have them:
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import random
 import sys
@@ -242,15 +241,9 @@ def event_files(seed: int = 2025) -> dict[str, bytes]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "content")
-    parser.add_argument("--seed", type=int, default=2025)
-    args = parser.parse_args()
-    folder = args.out / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in event_files(args.seed).items():
-        (folder / name).write_bytes(data)
-    print(f"wrote {folder}")
+    import demo_event  # beside this script: only running it as one needs it
+
+    demo_event.main(FOLDER, event_files, __doc__)
 
 
 if __name__ == "__main__":

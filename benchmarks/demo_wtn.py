@@ -47,7 +47,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.rules import einstein as wtn  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 FOLDER = "2025-wtn"
 EVENT = "2025 计算机博弈锦标赛 爱恩斯坦棋"
 DATE = "2025.12.20"
@@ -202,13 +201,9 @@ def _game(rng: random.Random, first: str, fault: str) -> Game:
 
 
 def main() -> None:
-    folder = ROOT / "content" / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("WTN-*"):
-        old.unlink()
-    for name, data in event_files().items():
-        (folder / name).write_bytes(data)
-    print(f"{len(event_files())} record files in {folder}")
+    import demo_event  # beside this script: only running it as one needs it
+
+    demo_event.main(FOLDER, event_files, __doc__)
 
 
 if __name__ == "__main__":

@@ -1042,6 +1042,7 @@ def write_demo_university(content: Path) -> list[DemoFile]:
     import demo_am
     import demo_br
     import demo_db
+    import demo_event
     import demo_p2t1
     import demo_thp
     import demo_wtn
@@ -1049,14 +1050,7 @@ def write_demo_university(content: Path) -> list[DemoFile]:
     written: list[DemoFile] = []
     for module in (demo_am, demo_wtn, demo_db, demo_ac2, demo_p2t1, demo_thp, demo_br):
         files = module.event_files()
-        target = content / module.FOLDER
-        target.mkdir(parents=True, exist_ok=True)
-        # Every file, not only *.txt: army chess records have no suffix, bridge's are .pbn.
-        for old in target.iterdir():
-            if old.is_file():
-                old.unlink()
-        for name, data in files.items():
-            (target / name).write_bytes(data)
+        demo_event.write(content, module.FOLDER, files)
         print(f"{module.FOLDER}: {len(files)} files")
         written += [DemoFile(f"{module.FOLDER}/{name}", data, "") for name, data in files.items()]
     return written

@@ -569,8 +569,12 @@ def format_names() -> tuple[str, ...]:
 
 @functools.cache
 def of_format(name: str) -> tuple[GameType, ...]:
-    """The game types whose records the format module ``name`` reads (its last dotted part), in registry order."""
-    return tuple(game for game in GAMES.values() if game.format == name)
+    """The game types whose records the format module ``name`` reads, in registry order.
+
+    ``name`` is the module's own (``of_format(__name__)`` in a format module) or its last dotted part.
+    """
+    family = name.rpartition(".")[2]
+    return tuple(game for game in GAMES.values() if game.format == family)
 
 
 @functools.cache

@@ -133,6 +133,16 @@ class Section:
     duplicate: Duplicate | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MatchPage:
+    """A match of an event and its page: the game type's code, and the entry of each of its games."""
+
+    url: str
+    code: str
+    match: standings.Match
+    entries: tuple[GameEntry | None, ...]
+
+
 @dataclass(slots=True)
 class Event:
     key: str
@@ -142,9 +152,9 @@ class Event:
     config: EventConfig
     sections: list[Section]
     games: list[GameEntry]
-    # Where pairings play matches: the page of each match (by its key), and
+    # Where pairings play matches: each match with its page (by its key), and
     # the match page of each of its games (by the game's url).
-    match_pages: dict[str, str] = field(default_factory=dict)
+    matches: dict[str, MatchPage] = field(default_factory=dict)
     match_page_of: dict[str, str] = field(default_factory=dict)
 
 
@@ -471,9 +481,13 @@ def _event(key: str, slug: str, entries: list[GameEntry], config: Config) -> Eve
             _compare_tables(section, game_type, rules)
         sections.append(section)
     event = Event(key, slug, urls.event_page(slug), name, event_config, sections, entries)
+    by_url = {e.url: e for e in entries}
     for section in sections:
         for match in [*section.matches, *(m for d in section.divisions for m in d.table.matches)]:
-            page = event.match_pages.setdefault(match.key, urls.match_page(slug, match.teams, match.key))
+            if match.key in event.matches:  # the same match in the section's table and in its group's
+                continue
+            page = urls.match_page(slug, match.teams, match.key)
+            event.matches[match.key] = MatchPage(page, section.code, match, tuple(by_url.get(g.game_id) for g in match.games))
             for game in match.games:
                 event.match_page_of.setdefault(game.game_id, page)
     return event

@@ -276,9 +276,9 @@ class SiteWriter:
         for ev in archive.events:
             inputs = (ev.key, ev.name, ev.config, parts[ev.key].digest, team_urls)
             render(ev.url, "event.html", inputs, functools.partial(pages.event, ev, archive, site))
-            for key, url in ev.match_pages.items():
-                match_inputs = (ev.key, ev.name, key, url, parts[ev.key].digest, team_urls)
-                render(url, "match.html", match_inputs, functools.partial(pages.match, ev, key, archive, site))
+            for key, played in ev.matches.items():
+                match_inputs = (ev.key, ev.name, key, played.url, parts[ev.key].digest, team_urls)
+                render(played.url, "match.html", match_inputs, functools.partial(pages.match, ev, key, archive, site))
         event_names = {e.key: e.name for e in archive.events}
         for tm in archive.teams.values():
             team_inputs = (

@@ -197,7 +197,7 @@ def card_name(text: str) -> str:
 
 
 def _codes() -> list[str]:
-    return [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
+    return [game.code for game in games.of_format(__name__)]
 
 
 def sniff(text: str) -> str | None:

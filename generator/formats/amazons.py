@@ -131,7 +131,7 @@ _FIELDS = ("code", "first", "second", "result", "when", "event")
 
 def _codes() -> frozenset[str]:
     """The codes of the games this family reads (from the registry)."""
-    return frozenset(game.code for game in games.of_format(__name__.rsplit(".", 1)[1]))
+    return frozenset(game.code for game in games.of_format(__name__))
 
 
 def sniff(text: str) -> str | None:

@@ -135,7 +135,7 @@ _LAYOUT = re.compile(r"[a-l]{25}")
 
 
 def _codes() -> tuple[str, ...]:
-    return tuple(game.code for game in games.of_format(__name__.rsplit(".", 1)[1]))
+    return tuple(game.code for game in games.of_format(__name__))
 
 
 def sniff(text: str) -> str | None:

@@ -150,7 +150,7 @@ class Statement:
 
 def sniff(text: str) -> str | None:
     """The family's game when the first line that is not a comment is a version line ``V2…``."""
-    codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
+    codes = [game.code for game in games.of_format(__name__)]
     if len(codes) != 1:
         return None
     for raw in text[:400].lstrip("\ufeff").splitlines():

@@ -128,7 +128,7 @@ _NARROW = {**NARROW, 0xFF08: ord("("), 0xFF09: ord(")"), 0xFF0C: ord(",")}
 
 def _code() -> str | None:
     """The game code this family reads (from the registry)."""
-    family = games.of_format(__name__.rsplit(".", 1)[1])
+    family = games.of_format(__name__)
     return family[0].code if family else None
 
 

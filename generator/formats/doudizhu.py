@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from generator import games
 from generator.diagnostics import Diagnostic, define, make
 from generator.formats import NARROW
 from generator.games import GameType
@@ -96,10 +97,11 @@ _BOTTOM = {f"L{letter}": letter for letter in _LETTERS}
 
 
 def sniff(text: str) -> str | None:
-    """P2T1 when the head of the text has the standard's properties (VER, or a team and a deal)."""
+    """The family's game when the head of the text has the standard's properties (VER, or a team and a deal)."""
     head = text[:4000].translate(NARROW).upper()
     if "VER[" in head or ("PA[" in head and "DA[" in head):
-        return "P2T1"
+        family = games.of_format(__name__)
+        return family[0].code if family else None
     return None
 
 
@@ -129,7 +131,7 @@ class _Deal:
 class _Reader:
     def __init__(self, text: Text, game: GameType | None) -> None:
         self.source = text
-        self.code = game.code if game is not None else "P2T1"
+        self.code = game.code if game is not None else None  # no game known: the record names none
         self.deals: list[_Deal] = []
         self.full_width = 0  # the first line written with full-width characters
 

@@ -139,7 +139,7 @@ UPPER, LOWER = "B", "W"  # the side letters moves are given: black above, white 
 
 def _family_codes() -> dict[int, str]:
     """Board size -> code of the games this family reads (from the registry)."""
-    return {int(g.params["size"]): g.code for g in games.of_format(__name__.rsplit(".", 1)[1])}
+    return {int(g.params["size"]): g.code for g in games.of_format(__name__)}
 
 
 def start_rows(size: int) -> int:

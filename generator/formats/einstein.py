@@ -166,7 +166,7 @@ _PATH_HEADER = (
 
 
 def _codes() -> list[str]:
-    return [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
+    return [game.code for game in games.of_format(__name__)]
 
 
 @functools.cache

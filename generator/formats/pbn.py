@@ -187,7 +187,7 @@ def sniff(text: str) -> str | None:
     if re.search(r"^%\s*PBN\b", head, re.MULTILINE) or re.search(
         r'^\s*\[(Deal|Board|Auction|Vulnerable)\s+"', head, re.MULTILINE
     ):
-        codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
+        codes = [game.code for game in games.of_format(__name__)]
         return codes[0] if codes else None
     return None
 
@@ -715,54 +715,16 @@ class _Reader:
         self, tags: dict[str, str], calls: list[str], where: dict[str, tuple[int, int]], diagnostics: list[Diagnostic]
     ) -> dict[str, float] | None:
         """North-South's and East-West's score as the board declares it: the Score tag, else Contract and Result scored."""
-        path = self.source.path
         contract = _contract(tags, calls)
-        for name in ("Vulnerable", "Dealer", "Declarer"):
+        for name, allowed in _VALUES.items():
             text = tags.get(name, "").strip()
-            if not _known(text):
-                continue
-            ok = bridge.vulnerability(text) is not None if name == "Vulnerable" else bridge.seat_of(text.lstrip("^")) is not None
-            if not ok:
+            if _known(text) and not allowed(text):
                 line, column = where.get(name, (1, 1))
-                diagnostics.append(
-                    make(
-                        path,
-                        line,
-                        column,
-                        BAD_VALUE,
-                        "the {tag} tag says {written}, which PBN does not allow there",
-                        tag=name,
-                        written=text,
-                    )
-                )
-        result_text = tags.get("Result", "").strip()
-        if _known(result_text) and not re.fullmatch(r"(?:(?:NS|EW)\s+)?(?:1[0-3]|[0-9])", result_text, re.IGNORECASE):
-            line, column = where.get("Result", (1, 1))
-            diagnostics.append(
-                make(
-                    path,
-                    line,
-                    column,
-                    BAD_VALUE,
-                    "the {tag} tag says {written}, which PBN does not allow there",
-                    tag="Result",
-                    written=result_text,
-                )
-            )
+                diagnostics.append(make(
+                    self.source.path, line, column, BAD_VALUE,
+                    "the {tag} tag says {written}, which PBN does not allow there", tag=name, written=text,
+                ))  # fmt: skip
         written = tags.get("Contract", "").strip()
-        if _known(written) and bridge.parse_contract(written) is None:
-            line, column = where.get("Contract", (1, 1))
-            diagnostics.append(
-                make(
-                    path,
-                    line,
-                    column,
-                    BAD_VALUE,
-                    "the {tag} tag says {written}, which PBN does not allow there",
-                    tag="Contract",
-                    written=written,
-                )
-            )
         score_text = tags.get("Score", "").strip()
         if _known(score_text):
             ns = bridge.declared_ns_score(score_text, contract)
@@ -782,6 +744,16 @@ class _Reader:
         )
         ns = bridge.ns_score(contract, vul, tricks)
         return {bridge.NS: float(ns), bridge.EW: float(-ns)}
+
+
+# The tags whose values PBN restricts, and what it allows (a value "?" or "" is unknown, not wrong).
+_VALUES: dict[str, Callable[[str], bool]] = {
+    "Vulnerable": lambda text: bridge.vulnerability(text) is not None,
+    "Dealer": lambda text: bridge.seat_of(text.lstrip("^")) is not None,
+    "Declarer": lambda text: bridge.seat_of(text.lstrip("^")) is not None,
+    "Result": lambda text: re.fullmatch(r"(?:(?:NS|EW)\s+)?(?:1[0-3]|[0-9])", text, re.IGNORECASE) is not None,
+    "Contract": lambda text: bridge.parse_contract(text) is not None,
+}
 
 
 def _line_end(text: str, i: int) -> int:

@@ -84,7 +84,6 @@ UNCLOSED = define(
     "Close every comment and every variation; the rest of the file was read as inside it.",
 )
 
-_FAMILY = __name__.rsplit(".", 1)[1]
 
 # A tag: [Name "value"]; the standard's own example quotes with “ ”. A value
 # may run over lines (a real file's does), but not into the next tag's line,
@@ -152,7 +151,7 @@ _CANONICAL: dict[str, tuple[str | None]] = {}
 
 def sniff(text: str) -> str | None:
     """The family's game when the header says it: a Game tag naming xiangqi, or red and black tags with xiangqi moves."""
-    codes = [game.code for game in games.of_format(_FAMILY)]
+    codes = [game.code for game in games.of_format(__name__)]
     if len(codes) != 1:
         return None
     head = text[:3000].lstrip("\ufeff \t\r\n")

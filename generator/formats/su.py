@@ -113,7 +113,7 @@ def sniff(text: str) -> str | None:
     The files name no game inside, so the shape decides: a line naming 先手方
     and 后手方, a board row, or a move like ``B2E-3E`` among the first lines.
     """
-    codes = [game.code for game in games.of_format(__name__.rsplit(".", 1)[1])]
+    codes = [game.code for game in games.of_format(__name__)]
     if len(codes) != 1:
         return None
     head = text[:600].lstrip("\ufeff \t\r\n")

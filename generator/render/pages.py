@@ -307,7 +307,7 @@ def event(ev: Event, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     named = {t for e in ev.games for t in (e.first, e.second) if t in archive.teams}
     named.update(t for section in ev.sections for t in section.teams if t in archive.teams)
     team_href = {t: urls.href(page, archive.teams[t].url) for t in named}
-    match_href = {key: urls.href(page, url) for key, url in ev.match_pages.items()}
+    match_href = {key: urls.href(page, found.url) for key, found in ev.matches.items()}
     sections = []
     for section in ev.sections:
         tiebreaks = section.rules.tiebreaks
@@ -533,32 +533,18 @@ def _duplicate(section: Any, page: str, team_href: Mapping[str, str], site: Site
     }
 
 
-def find_match(ev: Event, key: str) -> tuple[str, standings.Match] | None:
-    """The match of an event with this key, and the code of its game type; None if it has gone."""
-    for section in ev.sections:
-        for match in [*section.matches, *(m for d in section.divisions for m in d.table.matches)]:
-            if match.key == key:
-                return section.code, match
-    return None
-
-
 def match(ev: Event, key: str, archive: Archive, site: SiteInfo) -> dict[str, Any]:
     """The page of one match: its teams and score, a chart of the running totals, and every game with its result."""
-    page = ev.match_pages[key]
+    found = ev.matches[key]
+    page, code, m = found.url, found.code, found.match
     strings = site.strings
-    found = find_match(ev, key)
-    if found is None:  # keyed from the same index, so never: an empty page rather than a crash
-        return base(site, page, ev.name)
-    code, m = found
     title = " vs ".join(m.teams)
     ctx = base(site, page, title)
     team_href = {t: urls.href(page, archive.teams[t].url) for t in m.teams if t in archive.teams}
-    by_url = {e.url: e for e in ev.games}
     totals = m.running()
     what = strings["match_score_word" if m.scored else "match_games_word"]
     rows = []
-    for n, (game, after) in enumerate(zip(m.games, totals), 1):
-        entry = by_url.get(game.game_id)
+    for n, (game, entry, after) in enumerate(zip(m.games, found.entries, totals), 1):
         cells = []
         for i, team in enumerate(m.teams):
             value = game.score_of(team) if m.scored else standings.share(game, team)

@@ -679,19 +679,19 @@ class BridgeEngine(Engine):
             self._end_auction(ops, number)
         else:
             self.turn = (seat + 1) % 4
-        label = f"{SEAT_LETTERS[seat]} {call_label(call)}{'!' if alerted else ''}"
-        # The first ply names every seat's view, so that a reader may choose any of the four.
+        return self._seat_ply(move, number, seat, f"{SEAT_LETTERS[seat]} {call_label(call)}{'!' if alerted else ''}", ops)
+
+    def _seat_ply(
+        self, move: Move, number: int, seat: int, label: str, ops: list[Op],
+        hidden: Sequence[tuple[tuple[str, ...], list[Op]]] = (),
+    ) -> Ply:
+        """A call or a card, seen by everyone; the first ply of a board names every seat's view,
+        so that a reader may choose any of the four."""
+        visible = VIEWS[1:] if number == 1 else None
         return Ply(
-            number,
-            SEATS[seat],
-            self.colours[seat],
-            label,
-            ops,
-            move.mark,
-            move.line,
-            move.column,
-            visible_to=VIEWS[1:] if number == 1 else None,
-        )
+            number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column,
+            visible_to=visible, hidden=hidden,
+        )  # fmt: skip
 
     def _end_auction(self, ops: list[Op], number: int) -> None:
         contract = self.auction.contract()
@@ -829,19 +829,7 @@ class BridgeEngine(Engine):
                 self._decide(number, sum(self.tricks), claimed=False)
         else:
             self.turn = (seat + 1) % 4
-        label = f"{SEAT_LETTERS[seat]} {card_label(card)}"
-        return Ply(
-            number,
-            SEATS[seat],
-            self.colours[seat],
-            label,
-            ops,
-            move.mark,
-            move.line,
-            move.column,
-            visible_to=VIEWS[1:] if number == 1 else None,
-            hidden=hidden,
-        )
+        return self._seat_ply(move, number, seat, f"{SEAT_LETTERS[seat]} {card_label(card)}", ops, hidden)
 
     def _leave_hand(self, seat: int, card: str) -> list[tuple[tuple[str, ...], list[Op]]]:
         """The hand closes up where the card left: in its suit row for those who see it, in its row of backs for the others."""
