@@ -114,3 +114,6 @@ def test_the_demo_bridge_event_ranks_teams_by_vps_from_every_board_at_both_table
     assert len(standings_rows) == 4
     totals = [float(v) for _, _, v in standings_rows]
     assert totals == sorted(totals, reverse=True) and sum(totals) == pytest.approx(sum(a + b for a, b in vps))
+    # A board's page counts each partnership's tricks in the page's language.
+    board = next((tmp_path / "site" / "games" / "2025-br").glob("*.html")).read_text(encoding="utf-8")
+    assert "NS 墩数" in board and "EW 墩数" in board and "NS tricks" not in board
