@@ -28,7 +28,7 @@ says nothing (``%CHUDAN``) or the standard is silent (``%SENNICHITE``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from generator import games, metadata
 from generator.diagnostics import define
@@ -114,11 +114,19 @@ _TIME = re.compile(r"T\s*[0-9]+(?:\.[0-9]+)?")
 _VERSION = re.compile(r"V[0-9][0-9A-Za-z.\-]*")
 _ROW = re.compile(r"P([1-9])(.*)")
 # A line that is one move as the standard writes it, and maybe its time after a comma: most lines of a record.
-_PLAIN_MOVE = re.compile(r"([+-])([0-9]{2})([0-9]{2})(FU|GI|KI|KA|HI|OU|TO|NG|UM|RY)(?:,T[0-9]+(?:\.[0-9]+)?)?")
+# Groups: the move as written, its side, from, to, piece.
+_PLAIN_MOVE = re.compile(r"(([+-])([0-9]{2})([0-9]{2})(FU|GI|KI|KA|HI|OU|TO|NG|UM|RY))(?:,T[0-9]+(?:\.[0-9]+)?)?")
+# Where a line ends, as model.line_starts() counts lines: CR alone, LF alone, CRLF.
+_LINE_END = re.compile(r"\r\n|\r|\n")
 # A square as written (two digits) -> the point a Move holds: (file as written, rank); the start of a drop (00) is None.
 _POINTS = {f"{f}{r}": (str(f), r) for f in range(10) for r in range(10)}
 _STARTS: dict[str, tuple[str, int] | None] = {**_POINTS, "00": None}
 _PARTS = {piece: (piece,) for piece in PIECES}  # Move.parts of each piece, shared by the moves
+# Move's fields up to ``parts``, in order: _Reader.read() makes the moves of the usual lines with a
+# positional call, a third cheaper than one with keywords (a record has a hundred moves). Checked here.
+_MOVE_FIELDS = ("side", "text", "point", "line", "column", "mark", "comment", "to", "capture", "passed", "parts")
+if tuple(f.name for f in fields(Move))[: len(_MOVE_FIELDS)] != _MOVE_FIELDS:
+    raise ImportError("generator.formats.csa makes Move positionally: update _Reader.read() to model.Move's fields")
 
 # Special moves: who wins, from the side to move ("mover") at the special move.
 #   "other": the side to move lost; "mover": the side to move won;
@@ -173,6 +181,9 @@ def _split(raw: str, number: int) -> list[Statement]:
     ``N`` or ``$`` line, which may hold commas (a team's name), except a last
     comma, which continues the line as everywhere else.
     """
+    if "," not in raw and raw[:1] not in ("", " ", "\t", "\u3000"):  # the usual line: one statement at most
+        body = raw.rstrip()
+        return [Statement(body, number, 1)] if body else []
     out: list[Statement] = []
     offset = 0
     while offset < len(raw):
@@ -223,16 +234,27 @@ class _Reader(LineReader):
         """A diagnostic at a statement; ``template`` is written with N_() where this is called."""
         self.report(at.line, at.column, code, template, **args)
 
+    def _lines(self) -> list[str]:
+        """Every line, as LineReader.lines() gives them, but split in one pass over the text."""
+        text = self.source.text
+        lines = _LINE_END.split(text)
+        if len(lines) != len(self.source.line_starts):  # a Text whose line starts are not its text's own
+            return [line for _, line in self.lines()]
+        if "\ufeff" in text:  # byte-order marks at the start of a line are left out, as lines() does
+            lines = [line.lstrip("\ufeff") for line in lines]
+        return lines
+
     def read(self) -> Record:
         plain, time, moves = _PLAIN_MOVE.fullmatch, _TIME.fullmatch, self.moves
-        for number, line in self.lines():
+        for number, line in enumerate(self._lines(), 1):
             # The lines of the moves section first, read at once: a move as
             # the standard writes it (after the first move, before any special
             # one), or a time alone; anything else goes statement by statement.
             m = plain(line)
             if m is not None and self.stage == self.MOVES and self.special is None:
-                side, start, to, piece = m.groups()
-                moves.append(Move(side, line[:7], _STARTS[start], number, 1, to=_POINTS[to], parts=_PARTS[piece]))
+                text, side, start, to, piece = m.groups()
+                # As Move(side, text, point, number, 1, to=..., parts=...), positionally (see _MOVE_FIELDS).
+                moves.append(Move(side, text, _STARTS[start], number, 1, None, None, _POINTS[to], False, False, _PARTS[piece]))
                 continue
             if line[:1] == "T" and time(line):
                 continue  # the time a move took: not shown
@@ -338,7 +360,7 @@ class _Reader(LineReader):
             self.report_at(at, BAD_SETUP, N_("{text!r} is not a line of the start position"), text=text[:40])
 
     def _standard(self, at: Statement, removed: str) -> None:
-        self.board = standard_board()
+        self.board = dict(_STANDARD_BOARD)
         self.hands = {"+": [], "-": []}
         for i in range(0, len(removed), 4):
             chunk = removed[i : i + 4]
@@ -410,14 +432,11 @@ class _Reader(LineReader):
         """
         if self.board is None and self.turn is None and not any(self.hands.values()):
             return None
-        board = self.board if self.board is not None else standard_board()
-        rows = []
-        for rank in range(1, 6):
-            cells = []
-            for file in range(5, 0, -1):
-                piece = board.get((file, rank))
-                cells.append(f"{piece[0]}{piece[1]}" if piece else " * ")
-            rows.append("".join(cells))
+        board = self.board if self.board is not None else _STANDARD_BOARD
+        if board == _STANDARD_BOARD:  # PI, the usual start: its rows are made once
+            rows = list(_STANDARD_ROWS)
+        else:
+            rows = _rows(board)
         return [*rows, "+" + "".join(self.hands["+"]), "-" + "".join(self.hands["-"]), self.turn or "+"]
 
     # -- moves and the end ---------------------------------------------------------
@@ -497,3 +516,19 @@ def standard_board() -> dict[tuple[int, int], tuple[str, str]]:
     board[1, 2] = ("-", "FU")
     board[5, 4] = ("+", "FU")
     return board
+
+
+def _rows(board: dict[tuple[int, int], tuple[str, str]]) -> list[str]:
+    """The five rows of a board in the P1…P5 form, files 5 to 1."""
+    rows = []
+    for rank in range(1, 6):
+        cells = []
+        for file in range(5, 0, -1):
+            piece = board.get((file, rank))
+            cells.append(f"{piece[0]}{piece[1]}" if piece else " * ")
+        rows.append("".join(cells))
+    return rows
+
+
+_STANDARD_BOARD = standard_board()
+_STANDARD_ROWS = tuple(_rows(_STANDARD_BOARD))

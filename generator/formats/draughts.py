@@ -109,19 +109,28 @@ _TOKEN = re.compile(
 _SQUARE = re.compile(r"[0-9]+")
 # _TOKEN over a whole head at once (sniff): no token crosses a line end, and a
 # header line is one token, as reading line by line skips it. Its one group is a move.
+_HEADER_KEYS = "时间|日期|先手方|后手方|先手|结果|地点|赛事|比赛"  # as _HEADER has them
 _HEAD_TOKEN = re.compile(
-    r"(?m)^[^\S\n]*(?:时间|日期|先手方|后手方|先手|结果|地点|赛事|比赛)[^\S\n]*[:：].*"
+    rf"(?m)^[^\S\n]*(?:{_HEADER_KEYS})[^\S\n]*[:：].*"
     r"|[0-9]+[^\S\n]*\.+"
     r"|([0-9]+(?:[^\S\n]*[-xX:][^\S\n]*[0-9]+)+)"
     r"|\*|1/2-1/2"
     r"|\{[^}\n]*\}?"
     r"|\S+"
 )
+# A move written the usual way: digits joined by - or by x, the x with one space on
+# both sides or none (20-24, 25x34x23, 23 x 32), as _TOKEN reads it.
+_PLAIN_MOVE = r"[0-9]+(?:-|x| x )[0-9]+(?:(?:x| x )[0-9]+)*"
+# What _head_moves() reads without _HEAD_TOKEN: the header lines and empty lines
+# at the top (_HEADER_LINES), then only the characters of rounds and plain moves,
+# whose tokens are a round or a move without spaces (_PLAIN_ROUND, _PLAIN_TOKEN).
+_HEADER_LINES = re.compile(rf"(?:[ \t]*(?:{_HEADER_KEYS})[ \t]*[:：][^\n]*\n|[ \t]*\n)*")
+_PLAIN_CHARACTERS = re.compile(r"[0-9 \t\n.x-]*")
+_PLAIN_ROUND = re.compile(r"[0-9]+\.+")
+_PLAIN_TOKEN = re.compile(r"[0-9]+(?:[-x][0-9]+)+")
 # A line of plain moves, a round number before them or not: what _TOKEN reads as a round and one or
-# two moves, where a move is written the usual way (digits joined by - or x, no spaces).
-_ROUND = re.compile(
-    r"[ \t]*(?:[0-9]+\.+[ \t]*)?([0-9]+[-x][0-9]+(?:x[0-9]+)*)(?:[ \t]+([0-9]+[-x][0-9]+(?:x[0-9]+)*))?[ \t]*"
-)
+# two moves, where a move is written the usual way (_PLAIN_MOVE).
+_ROUND = re.compile(rf"[ \t]*(?:[0-9]+\.+[ \t]*)?({_PLAIN_MOVE})(?:[ \t]+({_PLAIN_MOVE}))?[ \t]*")
 # The header lines that tell a record of this family (sniff).
 _SNIFF_HEADER = re.compile(r"(?m)^\s*(?:先手\s*[:：]\s*[12]|先手方\s*[:：]|结果\s*[:：])")
 # A move that is one of _RESULT_MOVES, spaces allowed around the sign (fullmatch).
@@ -184,24 +193,80 @@ def sniff(text: str) -> str | None:
     """
     head = text[:800]
     if _WIDE.search(head):
-        head = head.translate(_NARROW)
+        head = _narrow(head)
     if not _SNIFF_HEADER.search(head):
         return None
     # One line end for every kind that splitlines() knows, so that _HEAD_TOKEN reads the lines it would.
     head = "\n".join(head.splitlines())
-    # findall(): the move group of every token, "" for the others.
-    moves = [move for move in _HEAD_TOKEN.findall(head) if move and move not in _RESULT_MOVES]
+    moves = _head_moves(head)
     if len(moves) < 2:
         return None
     sizes = _family_codes()
-    highest = max(map(int, _SQUARE.findall(" ".join(moves))))
-    starts = [int(_SQUARE.match(move)[0]) for move in moves[:2]]  # type: ignore[index]  # a move starts with a square
+    highest = max(high for _, high in moves)
+    starts = [moves[0][0], moves[1][0]]
     fits = []
     for size in sorted(sizes):
         first, second = front_row(starts[0], size), front_row(starts[1], size)
         if first is not None and second is not None and first != second and highest <= size * size // 2:
             fits.append(size)
     return sizes[fits[0]] if len(fits) == 1 else None
+
+
+def _head_moves(head: str) -> list[tuple[int, int]]:
+    """The first and the highest square of each move of ``head`` as _HEAD_TOKEN reads them, results left out.
+
+    A findall() of _HEAD_TOKEN makes an object for every token, most of the
+    cost of a sniff. Most heads are header lines, then lines of nothing but
+    rounds and plain moves, where splitting at spaces gives the same tokens
+    (_plain_token() says whether each is one); only the last line, which the
+    800 characters may cut anywhere, needs _HEAD_TOKEN then.
+    """
+    cut = head.rfind("\n") + 1
+    body = _HEADER_LINES.match(head).end()  # type: ignore[union-attr]  # it matches "" at least
+    if _PLAIN_CHARACTERS.fullmatch(head, body, cut):
+        # The spaces around an x (23 x 32) are part of the move: left out, as the squares are what counts.
+        tokens = head[body:cut].replace(" x ", "x").split()
+        read = list(map(_PLAIN_TOKENS.get, tokens))
+        if None in read:  # a token not met before, or one of no plain line: read those
+            read = [_plain_token(token) if known is None else known for token, known in zip(tokens, read)]
+        if None not in read:
+            last = [_squares(move) for move in _HEAD_TOKEN.findall(head, cut) if move and move not in _RESULT_MOVES]
+            return [token for token in read if token] + last
+    # findall(): the move group of every token, "" for the others.
+    return [_squares(move) for move in _HEAD_TOKEN.findall(head) if move and move not in _RESULT_MOVES]
+
+
+# A token of a plain line -> what _HEAD_TOKEN reads in it (_plain_token): the same few thousand
+# come back in every head (bounded, for an archive of odd writings).
+_PLAIN_TOKENS: dict[str, tuple[int, int] | tuple[()]] = {}
+
+
+def _plain_token(token: str) -> tuple[int, int] | tuple[()] | None:
+    """What _HEAD_TOKEN reads in a token of a line of rounds and moves: () for a round or a result,
+    a move's squares (_squares), None for anything else, where splitting at spaces may not give
+    its tokens."""
+    if _PLAIN_ROUND.fullmatch(token) or token in _RESULT_MOVES:
+        read: tuple[int, int] | tuple[()] = ()
+    elif _PLAIN_TOKEN.fullmatch(token):
+        read = _squares(token)
+    else:
+        return None
+    if len(_PLAIN_TOKENS) < 20_000:
+        _PLAIN_TOKENS[token] = read
+    return read
+
+
+def _squares(move: str) -> tuple[int, int]:
+    """The first and the highest square of a move as written."""
+    squares = [int(square) for square in _SQUARE.findall(move)]
+    return squares[0], max(squares)
+
+
+def _narrow(text: str) -> str:
+    """``text`` with _NARROW applied: the colon of the header lines, nearly always the only wide
+    character, at the cost of a replace(); translate() costs as much for every other character."""
+    text = text.replace("：", ":")
+    return text.translate(_NARROW) if _WIDE.search(text) else text
 
 
 def parse(text: Text, game: GameType | None) -> Record:
@@ -234,12 +299,13 @@ class _Reader(LineReader):
 
     def read(self) -> Record:
         moves, head = self.moves, self.head
-        for number, line in self.lines():
+        for number, line in enumerate(_lines(self.source), 1):
             # Most lines are a round of plain moves (12. 20-24 33-29): read here at once, as _line() reads them.
             plain = _ROUND.fullmatch(line)
             if plain is not None and not self.stopped and head.trailer is None:
                 first, second = plain.group(1, 2)
-                if not (_is_result(first) or (second and _is_result(second))):
+                # _is_result() of a plain move: no spaces around its -, so one of _RESULT_MOVES as written.
+                if first not in _RESULT_MOVES and second not in _RESULT_MOVES:
                     moves.append(_move(first, number, plain.start(1) + 1))
                     if second:
                         moves.append(_move(second, number, plain.start(2) + 1))
@@ -260,11 +326,12 @@ class _Reader(LineReader):
         line = raw.strip()
         if not line:
             return
-        plain = raw if raw.isascii() or not _WIDE.search(raw) else raw.translate(_NARROW)
         header = _HEADER.match(line)
         if header:
             self._header(number, header["key"], header["value"].strip())
-        elif self.moves or re.match(r"\s*[0-9*]", plain):
+            return
+        plain = raw if raw.isascii() or not _WIDE.search(raw) else _narrow(raw)
+        if self.moves or re.match(r"\s*[0-9*]", plain):
             if plain != raw and self.full_width_at is None:
                 self.full_width_at = number
             self._moves(number, plain)
@@ -371,9 +438,10 @@ class _Reader(LineReader):
     def _sides(self, first: str) -> None:
         """The side letters of the moves: in turn, from the first mover."""
         other = LOWER if first == UPPER else UPPER
-        for n, move in enumerate(self.moves):
-            if move.side != "?" or move.point is not None:
-                move.side = first if n % 2 == 0 else other
+        for letter, moves in ((first, self.moves[::2]), (other, self.moves[1::2])):
+            for move in moves:
+                if move.side != "?" or move.point is not None:
+                    move.side = letter
 
     def _teams_and_result(self, first: str) -> None:
         head, meta = self.head, self.meta
@@ -411,6 +479,13 @@ class _Reader(LineReader):
         return result
 
 
+def _lines(text: Text) -> list[str]:
+    """LineReader.lines() without the numbers, as one list: cheaper than a generator's step per line."""
+    whole, starts = text.text, text.line_starts
+    ends = [*starts[1:], len(whole)]
+    return [whole[start:end].rstrip("\r\n").lstrip("\ufeff") for start, end in zip(starts, ends)]
+
+
 def _is_result(written: str) -> bool:
     """Whether a token read as a move is one of _RESULT_MOVES (a result starts with one digit: a quick no)."""
     return not written[1].isdigit() and _RESULT_MOVE.fullmatch(written) is not None
@@ -424,7 +499,10 @@ def _move(written: str, line: int, column: int) -> Move:
         if len(_READ) < 20_000:
             _READ[written] = known
     text, point, to, capture, parts = known
-    return Move("", text, point, line, column, to=to, capture=capture, parts=parts)
+    # The fields after ``column`` set one by one: keyword arguments made every move cost half again.
+    move = Move("", text, point, line, column)
+    move.to, move.capture, move.parts = to, capture, parts
+    return move
 
 
 # A move as written -> what _move() reads in it: the same few thousand moves come back in

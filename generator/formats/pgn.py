@@ -227,15 +227,16 @@ class _Reader:
             if pos >= n or text[pos] != "[":
                 return pos
             m = _LINE_TAG.match(text, pos) or _TAG.match(text, pos)
-            end_of_line = text.find("\n", pos)
-            end_of_line = n if end_of_line < 0 else end_of_line
             if m is None:
+                end_of_line = text.find("\n", pos)
+                end_of_line = n if end_of_line < 0 else end_of_line
                 shown = text[pos:end_of_line].strip()[:60]
                 self.report(pos, BAD_TAG, N_("{text!r} is not a tag [Name \"value\"]; it is left out"), text=shown)
                 pos = end_of_line
                 continue
             name, value = m.group(1).lower(), m.group(2).strip()
-            self.tags.setdefault(name, (value, self.source.position(pos)[0]))
+            line = bisect_right(self.source.line_starts, pos)  # 1-based, as source.position() says
+            self.tags.setdefault(name, (value, line))
             pos = m.end()
 
     # -- the moves --------------------------------------------------------------
@@ -304,12 +305,15 @@ class _Reader:
                 continue
             written, at = m.group(token), m.start(token)
             line = bisect_right(starts, at)  # 1-based: the number of lines starting at or before
+            column = at - starts[line - 1] + 1
+            # Move's fields by position (side, text, point, line, column, mark, comment, to, capture,
+            # passed, parts): a call with keywords costs a third more, once per move.
             if token == _COORDINATE_TOKEN:
                 known = _COORDINATES.get(written) or _coordinates(written)
-                moves.append(Move("?", known[0], known[1], line, at - starts[line - 1] + 1, to=known[2]))
+                moves.append(Move("?", known[0], known[1], line, column, None, None, known[2]))
             else:
                 parts = _CANONICAL.get(written) or _canonical(written)
-                moves.append(Move("?", written, None, line, at - starts[line - 1] + 1, parts=parts))
+                moves.append(Move("?", written, None, line, column, None, None, None, False, False, parts))
         return pos
 
     def _first_number(self, text: str, pos: int) -> None:
@@ -362,9 +366,11 @@ class _Reader:
         black = self.game.second.letter if self.game else "B"
         side = setup[1] if setup else ""
         first_black = side == "b" or (side not in ("w", "r") and self.black_first)
-        letters = (black, red) if first_black else (red, black)
-        for i, move in enumerate(self.moves):
-            move.side = letters[i % 2]
+        first, second = (black, red) if first_black else (red, black)
+        for move in self.moves[::2]:
+            move.side = first
+        for move in self.moves[1::2]:
+            move.side = second
 
     def _metadata(self) -> None:
         header, tags = self.header, self.tags

@@ -299,39 +299,37 @@ def piece_captures(board: list[int], geo: Geometry, start: int, crown_mid: bool)
 
     def walk(at: int, flying: bool, taken: tuple[int, ...], landings: tuple[int, ...]) -> bool:
         """Go on from ``at``, direction by direction; whether the piece could capture from there."""
-        found: list[tuple[int, list[int]]] = []  # (the piece taken, where the piece may land)
-        if flying:
-            for ray in rays[at]:
-                # Along free squares (the start counts as free) to a piece, then the free squares behind it.
-                i, n = 0, len(ray)
-                while i < n and (board[ray[i]] == EMPTY or ray[i] == start):
-                    i += 1
-                if i == n or (board[ray[i]] != man and board[ray[i]] != king) or ray[i] in taken:
-                    continue
-                over, lands = ray[i], []
-                i += 1
-                while i < n and (board[ray[i]] == EMPTY or ray[i] == start):
-                    lands.append(ray[i])
-                    i += 1
-                if lands:
-                    found.append((over, lands))
-        else:
+        if not flying:
+            # A man lands on the one square behind the piece it takes: the loop below for one landing, written out
+            # (most captures are a man's).
+            could = False
             for over, land in jumps[at]:
                 if (board[over] == man or board[over] == king) and over not in taken and (board[land] == EMPTY or land == start):
-                    found.append((over, [land]))
+                    could = True
+                    further, route = taken + (over,), landings + (land,)
+                    crowned = crown_mid and land in crown_row
+                    if not walk(land, crowned, further, route):
+                        out.append(Capture(start, route, further, crowned or land in crown_row))
+            return could
+        found: list[tuple[int, list[int]]] = []  # (the piece taken, where the king may land)
+        for ray in rays[at]:
+            # Along free squares (the start counts as free) to a piece, then the free squares behind it.
+            over, lands = 0, []  # no square 0: none taken yet
+            for sq in ray:
+                if board[sq] == EMPTY or sq == start:
+                    if over:
+                        lands.append(sq)
+                elif over or (board[sq] != man and board[sq] != king) or sq in taken:
+                    break  # a second piece, or one that cannot be taken
+                else:
+                    over = sq
+            if lands:
+                found.append((over, lands))
         for over, lands in found:
             further = taken + (over,)
-            ends = []
-            on = False
-            for land in lands:
-                crowned = flying or (crown_mid and land in crown_row)
-                if walk(land, crowned, further, landings + (land,)):
-                    on = True
-                else:
-                    ends.append((land, crowned))
-            if not on:  # a king lands where it can go on, if it can
-                for land, crowned in ends:
-                    out.append(Capture(start, landings + (land,), further, crowned or land in crown_row))
+            ends = [land for land in lands if not walk(land, True, further, landings + (land,))]
+            if len(ends) == len(lands):  # a king lands where it can go on, if it can
+                out.extend(Capture(start, landings + (land,), further, True) for land in ends)
         return bool(found)
 
     walk(start, was_king, (), ())
@@ -576,6 +574,20 @@ def _judge_step(board: list[int], geo: Geometry, squares: tuple[int, ...], captu
 # -- replay --------------------------------------------------------------------
 
 
+def _pieces(geo: Geometry, board: list[int]) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, int], tuple[int, int]]:
+    """A position as DraughtsEngine keeps it: the board, the pieces' ids, and the men and kings per side as bits."""
+    ids = tuple(_PIECE_IDS[sq] if board[sq] else None for sq in range(geo.count + 1))
+    men, kings = [0, 0], [0, 0]
+    for sq in range(1, geo.count + 1):
+        if board[sq]:
+            (kings if is_king(board[sq]) else men)[owner(board[sq])] |= geo.bits[sq]
+    return tuple(board), ids, (men[0], men[1]), (kings[0], kings[1])
+
+
+# Board size -> the usual start (_pieces), made once: every record starts from it.
+_STARTS: dict[int, tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, int], tuple[int, int]]] = {}
+
+
 class DraughtsEngine(Engine):
     """The replay of one draughts record from the start position; the record says who moves first.
 
@@ -602,12 +614,14 @@ class DraughtsEngine(Engine):
             rules = self.rules = "international"
         self.other_rules = tuple(r for r in game.choices.get("rules", ()) if r != rules and r in RULES)
         # ``position``: square -> piece, a start other than the usual one (tests of single rules).
-        self.board = board = geo.start() if position is None else [position.get(sq, EMPTY) for sq in range(geo.count + 1)]
-        self.ids: list[str | None] = [_PIECE_IDS[sq] if board[sq] else None for sq in range(geo.count + 1)]
-        self.men, self.kings = [0, 0], [0, 0]
-        for sq in range(1, geo.count + 1):
-            if board[sq]:
-                (self.kings if is_king(board[sq]) else self.men)[owner(board[sq])] |= geo.bits[sq]
+        if position is None:
+            start = _STARTS.get(geo.size)
+            if start is None:
+                start = _STARTS[geo.size] = _pieces(geo, geo.start())
+        else:
+            start = _pieces(geo, [position.get(sq, EMPTY) for sq in range(geo.count + 1)])
+        board, ids, men, kings = start
+        self.board, self.ids, self.men, self.kings = list(board), list(ids), list(men), list(kings)
         first = LOWER if first_letter == LETTERS[LOWER] else UPPER
         self.first_letter = LETTERS[first]
         self.sides = (first, 1 - first)  # seat -> side
@@ -712,11 +726,12 @@ class DraughtsEngine(Engine):
         return ops
 
     def _capture(self, capture: Capture, seat: int) -> list[Op]:
-        ids, cells, bits = self.ids, self.geo.cells, self.geo.bits
-        start, end = capture.start, capture.end
+        ids, cells, bits, board = self.ids, self.geo.cells, self.geo.bits, self.board
+        start, landings = capture.start, capture.landings
+        end = landings[-1]
         piece_id = ids[start]
         assert piece_id is not None
-        route = [cells[start], *(cells[sq] for sq in capture.landings)]
+        route = [cells[start], *map(cells.__getitem__, landings)]
         ops: list[Op] = [scene.path(route, "capture"), scene.move(piece_id, cells[end])]
         gone = 0
         for sq in capture.taken:
@@ -725,17 +740,15 @@ class DraughtsEngine(Engine):
                 ops.append(scene.remove(taken_id))
             ops.append(scene.mark(cells[sq], "taken"))
             ids[sq] = None
+            board[sq] = EMPTY  # make_capture() here and below, the bitboards with it, as in _step()
             gone |= bits[sq]
         ops += [scene.mark(cells[start], "from"), scene.mark(cells[end], "last")]
         ids[start], ids[end] = None, piece_id
-        # make_capture(), and the bitboards with it, as in _step().
-        side, board = self.sides[seat], self.board
+        side = self.sides[seat]
         self.men[1 - side] &= ~gone
         self.kings[1 - side] &= ~gone
         piece = board[start]
         board[start] = EMPTY
-        for sq in capture.taken:
-            board[sq] = EMPTY
         if piece == KING[side]:
             board[end] = piece
             self.kings[side] = self.kings[side] & ~bits[start] | bits[end]

@@ -141,6 +141,9 @@ COUNT_CELLS = tuple({k: f"hand{seat}-{KINDS[k]}-n" for k in HAND_KINDS} for seat
 HAND_IDS = tuple({k: f"h{seat}{KINDS[k]}" for k in HAND_KINDS} for seat in (0, 1))
 BADGE_IDS = tuple({k: f"n{seat}{KINDS[k]}" for k in HAND_KINDS} for seat in (0, 1))
 BADGES = tuple(f"x{n}" for n in range(10))
+# The marks of a move's squares, made once per square and shared by the plies (ops are never changed in place).
+MARK_FROM = tuple(scene.mark(cell, "from") for cell in CELLS)
+MARK_MOVED = tuple(scene.mark(cell, "moved") for cell in CELLS)
 
 _ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -328,7 +331,34 @@ class ShogiEngine(Engine):
     # -- the start position ----------------------------------------------------------
 
     def _start(self, record: Record | None) -> None:
-        rows = record.setup if record is not None and record.setup else _STANDARD
+        """The start position: a copy of the state made once per set-up (most records start from PI)."""
+        rows = tuple(record.setup if record is not None and record.setup else _STANDARD)
+        state = _START_STATES.get(rows)
+        if state is None:
+            self._read_start(rows)
+            state = self._state()
+            if len(_START_STATES) < 256:  # set-up positions are few; a file of odd ones must not fill memory
+                _START_STATES[rows] = state
+        else:
+            self._restore(state)
+        if record is not None and not state[-1]:
+            self._check_setup(record)
+        self.seen[self._key()] = 1
+
+    def _state(self) -> _StartState:
+        """What _read_start() made, to be copied: see _restore()."""
+        return (
+            tuple(self.kind), tuple(self.owner), tuple(self.ids), tuple(self.hand[0]), tuple(self.hand[1]),
+            tuple(self.king), self.turn, bytes(self.pos), self.checked, self.calm, self._setup_fault() is None,
+        )
+
+    def _restore(self, state: _StartState) -> None:
+        kind, owner, ids, hand0, hand1, king, self.turn, pos, self.checked, self.calm, _ = state
+        self.kind, self.owner, self.ids = list(kind), list(owner), list(ids)
+        self.hand, self.king, self.pos = [list(hand0), list(hand1)], list(king), bytearray(pos)
+
+    def _read_start(self, rows: tuple[str, ...]) -> None:
+        """The start position from the set-up rows (see _STANDARD)."""
         for r in range(SIZE):
             row = rows[r].ljust(3 * SIZE)
             for c in range(SIZE):
@@ -342,8 +372,6 @@ class ShogiEngine(Engine):
                     self.hand[seat][BASE.get(kind, kind)] += 1
         if len(rows) > 7 and rows[7] == "-":
             self.turn = 1
-        if record is not None:
-            self._check_setup(record)
         pos = self.pos
         for i in range(SIZE * SIZE):
             pos[i] = CODE[self.owner[i]][self.kind[i]]
@@ -353,21 +381,28 @@ class ShogiEngine(Engine):
         # Whether the side not to move is out of check, as in every position a legal move leads to;
         # a set-up position may not be, and then every check is looked for in full (see _checks()).
         self.calm = not self._attacked(self.king[1 - self.turn], self.turn)
-        self.seen[self._key()] = 1
 
     def _put(self, i: int, seat: int, kind: int) -> None:
         self.kind[i], self.owner[i], self.ids[i] = kind, seat, f"p{i}"
         if kind == OU:
             self.king[seat] = i
 
-    def _check_setup(self, record: Record) -> None:
+    def _setup_fault(self) -> tuple[list[int], int] | None:
+        """None for a start position the game can be played from; else each side's kings, and the most pieces of a kind."""
         kings = [sum(1 for i in range(SIZE * SIZE) if self.kind[i] == OU and self.owner[i] == s) for s in (0, 1)]
         total = {k: sum(h[k] for h in self.hand) for k in HAND_KINDS}
         for i in range(SIZE * SIZE):
             if self.kind[i] and self.kind[i] != OU:
                 total[BASE.get(self.kind[i], self.kind[i])] += 1
         if kings == [1, 1] and max(total.values()) <= 2:
+            return None
+        return kings, max(total.values())
+
+    def _check_setup(self, record: Record) -> None:
+        fault = self._setup_fault()
+        if fault is None:
             return
+        kings, most = fault
         self.found.append(
             diagnostics.make(
                 record.path,
@@ -377,12 +412,24 @@ class ShogiEngine(Engine):
                 "the start position has {first} king(s) of sente and {second} of gote, and up to {most} pieces of one kind",
                 first=kings[0],
                 second=kings[1],
-                most=max(total.values()),
+                most=most,
             )
         )
 
     def setup(self) -> list[Op]:
-        """The start position on the board and in the hands (called before the first move)."""
+        """The start position on the board and in the hands (called before the first move).
+
+        Made once per position and game type (the ops, never changed in place, are shared).
+        """
+        key = (bytes(self.pos), tuple(self.ids), self.colours)
+        ops = _SETUP_OPS.get(key)
+        if ops is None:
+            ops = self._setup_ops()
+            if len(_SETUP_OPS) < 256:  # as _START_STATES
+                _SETUP_OPS[key] = ops
+        return list(ops)
+
+    def _setup_ops(self) -> list[Op]:
         ops: list[Op] = []
         for i in range(SIZE * SIZE):
             if self.kind[i]:
@@ -409,6 +456,19 @@ class ShogiEngine(Engine):
     # -- the hooks -----------------------------------------------------------------------
 
     def read(self, move: Move) -> Any:
+        point, to_point, parts = move.point, move.to, move.parts
+        if to_point is not None and parts:  # the usual move, both squares on the board, or a drop
+            to = INDEX.get(to_point)
+            if to is not None:
+                if point is None:
+                    return (-1, to, parts[0])
+                start = INDEX.get(point)
+                if start is not None:
+                    return (start, to, parts[0])
+        return self._read_odd(move)
+
+    def _read_odd(self, move: Move) -> Any:
+        """read() of a move that names no square, or one off the board."""
         point, parts = move.to, move.parts
         if point is None or not parts:
             return None
@@ -460,12 +520,21 @@ class ShogiEngine(Engine):
             promote, problem = self._promotion(move, number, start, to, kind, written, seat)
             if problem is not None:
                 return problem
-        # Whether the full test of the king's safety is needed: the king moves, stands in check, or the piece may be pinned.
-        exposes = kind == OU or self.checked or self._pinned(start, seat)
+        # Whether the full test of the king's safety is needed: the king moves, stands in check, or the piece
+        # may be pinned (only one on a line with its king may be: that look-up first, _pinned() then).
+        king = self.king[seat]
+        exposes = kind == OU or self.checked or (king >= 0 and start in LINES[king] and self._pinned(start, seat))
         label = self._label(start, to, kind, seat, promote, zone)  # in the position the move is played in
         ids = self.ids
         captured, captured_id, piece_id = kinds[to], ids[to], ids[start]
-        self._apply(start, to, seat, PROMOTED[kind] if promote else kind)
+        moved = PROMOTED[kind] if promote else kind
+        # As self._apply(start, to, seat, moved), written out: this is the move of nearly every ply.
+        kinds[to], owner[to], ids[to] = moved, seat, piece_id
+        kinds[start], owner[start], ids[start] = 0, -1, ""
+        pos = self.pos
+        pos[to], pos[start] = CODE[seat][moved], 0
+        if moved == OU:
+            self.king[seat] = to
         if exposes and self._attacked(self.king[seat], 1 - seat):
             self._undo(start, to, seat, kind, captured, captured_id, piece_id)
             return self._self_check(move, number, seat)
@@ -475,14 +544,14 @@ class ShogiEngine(Engine):
             hand = self.hand[seat]
             have = hand[base]
             hand[base] = have + 1
-            self.pos[HAND_AT[seat] + base] = min(have + 1, 255)  # a set-up position may hold any number
+            pos[HAND_AT[seat] + base] = min(have + 1, 255)  # a set-up position may hold any number
             self._hand_ops(ops, seat, base, have, have + 1)
             ops.append(scene.move(piece_id, CELLS[to]))
         else:
             ops = [scene.move(piece_id, CELLS[to])]
         if promote:
             ops.append(scene.set_kind(piece_id, KINDS[PROMOTED[kind]]))
-        ops += (scene.mark(CELLS[start], "from"), scene.mark(CELLS[to], "moved"))
+        ops += (MARK_FROM[start], MARK_MOVED[to])
         return self._after(move, number, seat, start, to, label, ops)
 
     def _drop(self, move: Move, to: int, written: str, number: int, seat: int) -> Ply | Diagnostic:
@@ -507,10 +576,12 @@ class ShogiEngine(Engine):
             problem = self._pawn_drop(move, number, to, seat)
             if problem is not None:
                 return problem
-        self.kind[to], self.owner[to], self.ids[to] = kind, seat, f"d{number}"
-        self.pos[to] = CODE[seat][kind]
-        self.hand[seat][kind] -= 1
-        self.pos[HAND_AT[seat] + kind] = min(self.hand[seat][kind], 255)
+        piece_id, hand, pos = f"d{number}", self.hand[seat], self.pos
+        self.kind[to], self.owner[to], self.ids[to] = kind, seat, piece_id
+        pos[to] = CODE[seat][kind]
+        have = hand[kind] - 1
+        hand[kind] = have
+        pos[HAND_AT[seat] + kind] = min(have, 255)
         if self.checked and self._attacked(self.king[seat], 1 - seat):  # a drop only matters when in check
             self._lift(to, seat, kind)
             return self._self_check(move, number, seat)
@@ -519,16 +590,15 @@ class ShogiEngine(Engine):
             return self.error(
                 BAD_DROP, move, number, N_("move {number}, {move}: a pawn drop may not checkmate (打ち歩詰め)"),
             )
-        have = self.hand[seat][kind]
         ops: list[Op] = []
         self._hand_ops(ops, seat, kind, have + 1, have)
-        ops.append(scene.add(f"d{number}", KINDS[kind], self.colours[seat], CELLS[to]))
-        ops.append(scene.mark(CELLS[to], "moved"))
+        ops.append(scene.add(piece_id, KINDS[kind], self.colours[seat], CELLS[to]))
+        ops.append(MARK_MOVED[to])
         label = LABELS[seat][to][kind] + "打"
         return self._after(move, number, seat, -1, to, label, ops)
 
     def _pawn_drop(self, move: Move, number: int, to: int, seat: int) -> Diagnostic | None:
-        if far_row(seat, to):
+        if FAR[seat][to]:
             return self.error(
                 BAD_DROP, move, number,
                 N_("move {number}, {move}: a pawn may not be dropped on the far rank, where it could never move"),
@@ -576,7 +646,8 @@ class ShogiEngine(Engine):
                 REPETITION, move, number,
                 N_("move {number}, {move}: the same position occurs for the fourth time (千日手); the declared result stands"),
             ))
-        return self.ply(move, number, seat, ops, label)
+        # As self.ply(move, number, seat, ops, label), made here: one call less per ply.
+        return Ply(number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column)
 
     def settle(self, last: Ply) -> None:
         """Checkmate, or no legal move at all: the side to move after ``last`` has lost.
@@ -812,7 +883,7 @@ class ShogiEngine(Engine):
         return False
 
     def _pawn_may_drop(self, to: int, seat: int) -> bool:
-        return not far_row(seat, to) and not self._pawn_on_file(to, seat)
+        return not FAR[seat][to] and not self._pawn_on_file(to, seat)
 
     def _pawn_on_file(self, to: int, seat: int) -> bool:
         """Whether ``seat`` has an unpromoted pawn on the file of ``to`` already (二歩)."""
@@ -944,9 +1015,7 @@ class ShogiEngine(Engine):
 
     def _which(self, start: int, to: int, kind: int, seat: int) -> str:
         """右/左/上/引/寄/直 when another piece of the same kind could go to the same square."""
-        kinds, owner = self.kind, self.owner
-        others = [i for i in range(SIZE * SIZE) if kinds[i] == kind and owner[i] == seat and i != start]
-        others = [i for i in others if self._reaches(i, to, kind, seat)]
+        others = [i for i in _squares_of(self.pos, CODE[seat][kind]) if i != start and self._reaches(i, to, kind, seat)]
         if not others:
             return ""
         sign = 1 if seat == 0 else -1  # rows forward and columns to the right, as the mover sees them
@@ -967,6 +1036,26 @@ class ShogiEngine(Engine):
         return side if len(others) == len(rivals) else side + mine
 
 
+def _squares_of(pos: bytearray, code: int) -> list[int]:
+    """The squares of the board (not the hands after it) holding a piece of ``code`` (CODE), in order."""
+    out = []
+    i = pos.find(code, 0, SIZE * SIZE)
+    while i >= 0:
+        out.append(i)
+        i = pos.find(code, i + 1, SIZE * SIZE)
+    return out
+
+
+# A start position as ShogiEngine._state() keeps it: kind, owner, ids, the hands, kings, turn, pos,
+# checked, calm, and whether the game can be played from it.
+_StartState = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+    int, bytes, bool, bool, bool,
+]
+# The start positions met so far, by their set-up rows (see ShogiEngine._start()).
+_START_STATES: dict[tuple[str, ...], _StartState] = {}
+# setup()'s ops, by the position (pos, ids) and the seats' colours.
+_SETUP_OPS: dict[tuple[bytes, tuple[str, ...], tuple[str, ...]], list[Op]] = {}
 # The standard start (PI), as a record's set-up rows: P1 to P5, hands, side to move.
 _STANDARD = ["-HI-KA-GI-KI-OU", " *  *  *  * -FU", " *  *  *  *  * ", "+FU *  *  *  * ", "+OU+KI+GI+KA+HI", "+", "-", "+"]
 

@@ -23,15 +23,16 @@ move list).
 Whether the side to move has a move left is asked once per replay, in
 :meth:`XiangqiEngine.settle` (see the driver): the next move of the record
 answers it otherwise. A move is checked by look-ups (:meth:`Position.reaches`,
-one attack test from the general); :meth:`Position.judge` words why a move is
-illegal, and is asked only then.
+and an attack test from each general only where the move starts or ends on
+a point that can change an attack on it: see :data:`NEAR`);
+:meth:`Position.judge` words why a move is illegal, and is asked only then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator import diagnostics, scene
 from generator.diagnostics import Diagnostic
@@ -132,6 +133,7 @@ NUMERALS = ("?一二三四五六七八九", "?１２３４５６７８９")
 ACTIONS = {1: "进", -1: "退", 0: "平"}
 STRAIGHT = frozenset((KING, CHARIOT, CANNON, SOLDIER))
 FEN_LETTERS = {**KIND_OF_LETTER, "E": ELEPHANT, "H": HORSE}
+HORSE_ROWS = {1: 2, 2: 1}  # a horse's move across 1 or 2 columns: the rows it goes
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
 # Chinese notation of a move whose piece has no twin on its file, by piece, start and target
@@ -139,7 +141,6 @@ START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
 LABELS: dict[int, str] = {}
 # The check note of a ply, which settle() turns into the checkmate note where no move is left.
 CHECK_NOTE = N_("{side} is in check")
-TO_MOVE = (b"\x00", b"\x01")  # the side to move, the last byte of a repetition key
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -258,6 +259,31 @@ LINES, HORSE_LEGS, ELEPHANT_EYES = _reach_tables()
 # The points a horse attacks a point from, fetched in one call (at least two on any point), to
 # look for a horse among them before looking at the legs.
 HORSE_SOURCES = tuple(itemgetter(*(at for at, _ in attacks)) for attacks in HORSE_ATTACKS)
+
+
+def _near_tables() -> tuple[bytes, ...]:
+    """Per general's point, a flag per point: 1 where a move that starts or ends there may change
+    whether that general is attacked.
+
+    Those are the general's row and file (a line opened or closed, a cannon's screen added or
+    taken away, the generals' facing) and the points diagonally next to it (a horse's leg). A move
+    of another piece that neither starts nor ends on one of them leaves every attack on the general
+    as it was, but the moved piece's own (a horse's, see :meth:`XiangqiEngine._gives_check`): so
+    most moves are let through without a walk of the rays in :meth:`Position.attacker`.
+    """
+    tables = []
+    for king in range(WIDTH * HEIGHT):
+        row, col = divmod(king, WIDTH)
+        flags = bytearray(WIDTH * HEIGHT)
+        for point in range(WIDTH * HEIGHT):
+            r, c = divmod(point, WIDTH)
+            if r == row or c == col or (abs(r - row) == 1 and abs(c - col) == 1):
+                flags[point] = 1
+        tables.append(bytes(flags))
+    return tuple(tables)
+
+
+NEAR = _near_tables()
 
 
 def parse_fen(board_text: str) -> bytearray | None:
@@ -621,14 +647,12 @@ class Position:
         二兵 ...) counts them as the computer standard of xqbase.com does:
         file by file from the mover's right, front to back on each.
         """
-        kind = KIND_OF_LETTER[code[0]]
-        where, action, number = code[1:-2], code[-2], int(code[-1])
+        kind, where, file, action, number = _CODES.get(code) or _split(code)
         piece = (side << 3) | kind
-        cells = self.cells
         args: dict[str, Any] = {"piece": WORDS[kind]}
-        if where.isdigit():
-            col = self._column(side, int(where))
-            candidates = [i for i in range(col, WIDTH * HEIGHT, WIDTH) if cells[i] == piece]
+        if file is not None:
+            col = self._column(side, file)
+            candidates = self._on_file(piece, col)
             if not candidates:
                 return NOTATION, N_("move {number}, {move}: there is no {piece} of the mover's on file {file}"), {
                     **args, "file": self.file_name(side, col)
@@ -687,13 +711,23 @@ class Position:
             return NOTATION, N_("move {number}, {move}: 中 names the middle one of three {piece}s on a file"), args
         return group[index]
 
+    def _on_file(self, piece: int, col: int) -> list[int]:
+        """The points of column ``col`` that hold ``piece``, from row 0 up: found by the bytes' own find."""
+        on_file = self.cells[col::WIDTH]
+        found = []
+        row = on_file.find(piece)
+        while row >= 0:
+            found.append(row * WIDTH + col)
+            row = on_file.find(piece, row + 1)
+        return found
+
     def _column(self, side: int, file: int) -> int:
         return WIDTH - file if side == 0 else file - 1
 
     def _target(self, side: int, kind: int, start: int, action: str, number: int) -> int | None:
         """Where a piece on ``start`` goes by 进/退/平 and a number, or None if off the board or no such move."""
         row, col = divmod(start, WIDTH)
-        ahead = forward(side) if action == "+" else -forward(side)
+        ahead = 1 - 2 * side if action == "+" else 2 * side - 1  # forward(side), or back
         if kind in STRAIGHT:
             if action == "=":
                 c = self._column(side, number)
@@ -705,7 +739,7 @@ class Position:
         c = self._column(side, number)
         across = abs(c - col)
         if kind == HORSE:
-            rows = {1: 2, 2: 1}.get(across)
+            rows = HORSE_ROWS.get(across)
         else:
             rows = 1 if kind == ADVISOR and across == 1 else 2 if kind == ELEPHANT and across == 2 else None
         if rows is None:
@@ -717,35 +751,58 @@ class Position:
 # -- the replay ------------------------------------------------------------------
 
 
+class _Start(NamedTuple):
+    """What a replay needs of its start position besides the board: the same for every record that
+    starts there (nearly all start from the standard position), so worked out once (see _start_of())."""
+
+    ids: tuple[str | None, ...]  # per point, the id of the piece on it: r1, r2 ... b1 ... in point order
+    setup: tuple[tuple[str, ...], ...]  # the scene.add operations, as tuples
+    in_check: tuple[bool, bool]  # per side, whether its general is attacked or the generals face
+
+
+# (board, the seats' colours) -> its _Start.
+_STARTS: dict[tuple[bytes, tuple[str, ...]], _Start] = {}
+
+
+def _start_of(board: bytes, colours: tuple[str, ...]) -> _Start:
+    """The _Start of a board (a start position) drawn in ``colours``, kept in ``_STARTS``."""
+    counters = [0, 0]
+    ids: list[str | None] = [None] * (WIDTH * HEIGHT)
+    setup = []
+    for i, piece in enumerate(board):
+        if piece:
+            side = piece >> 3
+            counters[side] += 1
+            ids[i] = piece_id = f"{'rb'[side]}{counters[side]}"
+            setup.append(tuple(scene.add(piece_id, KINDS[piece & 7], colours[side], CELLS[i])))
+    position = Position(bytearray(board))
+    known = _STARTS[board, colours] = _Start(tuple(ids), tuple(setup), (position.in_check(0), position.in_check(1)))
+    return known
+
+
 class XiangqiEngine(Engine):
     """The replay of one record from the standard start or the record's FEN."""
 
-    __slots__ = ("ids", "position", "seen")
+    __slots__ = ("checked", "exposed", "ids", "position", "seen", "start")
 
     def __init__(self, game: GameType, cells: bytearray, first_seat: int) -> None:
         super().__init__(game)
         self.position = Position(cells)
         self.turn = first_seat
-        counters = [0, 0]
-        self.ids: list[str | None] = [None] * (WIDTH * HEIGHT)
-        for i, piece in enumerate(cells):
-            if piece:
-                side = piece >> 3
-                counters[side] += 1
-                self.ids[i] = f"{'rb'[side]}{counters[side]}"
-        # Positions seen (board and side to move) -> the plies after which they stood (0 = start).
-        self.seen: dict[bytes, list[int]] = {self._key(first_seat): [0]}
-
-    def _key(self, to_move: int) -> bytes:
-        return bytes(self.position.cells) + TO_MOVE[to_move]
+        board = bytes(cells)
+        self.start = _STARTS.get((board, self.colours)) or _start_of(board, self.colours)
+        self.ids: list[str | None] = list(self.start.ids)
+        # Whether the side to move is in check (attacked, or the generals facing), and whether the
+        # other side's general stands attacked, which only a set-up can leave: see _exposes() and
+        # _gives_check(), which test again only what a move can have changed.
+        self.checked = self.start.in_check[first_seat]
+        self.exposed = self.start.in_check[1 - first_seat]
+        # Per side to move, the boards seen -> the plies after which they stood (0 = start).
+        self.seen: tuple[dict[bytes, list[int]], dict[bytes, list[int]]] = ({}, {})
+        self.seen[first_seat][board] = [0]
 
     def setup(self) -> list[Op]:
-        colours = self.colours
-        return [
-            scene.add(piece_id, KINDS[self.position.cells[i] & 7], colours[self.position.cells[i] >> 3], CELLS[i])
-            for i, piece_id in enumerate(self.ids)
-            if piece_id
-        ]
+        return [list(op) for op in self.start.setup]  # fresh lists: a ply's ops may be changed later
 
     def read(self, move: Move) -> Any:
         point, to = move.point, move.to
@@ -786,34 +843,74 @@ class XiangqiEngine(Engine):
             return self._refused(move, number, seat, start, target)
         label = position.notation(start, target)  # the position before the move names it
         position.push(start, target)
-        if position.facing() or position.attacker(position.kings[seat], 1 - seat) >= 0:
+        if self._exposes(piece, start, target, seat):
             position.pop(start, target, taken)
             return self._refused(move, number, seat, start, target)
-        ids = self.ids
-        ops: list[Op] = []
-        taken_id = ids[target]
-        if taken_id is not None:
-            ops.append(scene.remove(taken_id))
-        piece_id = ids[start]
-        assert piece_id is not None
-        to = CELLS[target]
-        ops += [scene.move(piece_id, to), scene.mark(CELLS[start], "from"), scene.mark(to, "to")]
-        ids[target], ids[start] = piece_id, None
         other = 1 - seat
         # A legal move never leaves the generals facing: an attack is the only check left.
-        if position.attacker(position.kings[other], seat) >= 0:
-            ops.append(scene.note(CHECK_NOTE, side=SEATS[other]))
-            ops.append(scene.mark(CELLS[position.kings[other]], "check"))
+        self.checked = self._gives_check(piece, start, target, other)
+        self.exposed = False
         # Whether ``other`` has a move left is settle()'s, asked only where the game may end.
         self.unsettled = True
         self.turn = other
-        key = bytes(cells) + TO_MOVE[other]
-        stood = self.seen.get(key)
+        board = bytes(cells)
+        stood = self.seen[other].get(board)
         if stood is None:
-            self.seen[key] = [number]
+            self.seen[other][board] = [number]
         else:
             stood.append(number)
-        return self.ply(move, number, seat, ops, label, alt=CELLS[start] + to)
+        return self._ply(move, number, seat, start, target, label)
+
+    def _ply(self, move: Move, number: int, seat: int, start: int, target: int, label: str) -> Ply:
+        """The ply of a legal move just played: its scene operations, and the pieces' ids moved along.
+
+        The operations are written as the lists scene.remove/move/mark/note make, and the ply as
+        Engine.ply makes it, without the calls: this runs once per move of every record.
+        """
+        ids = self.ids
+        piece_id, taken_id = ids[start], ids[target]
+        ids[target], ids[start] = piece_id, None
+        to = CELLS[target]
+        ops: list[Op] = [["move", piece_id, to], ["mark", CELLS[start], "from"], ["mark", to, "to"]]
+        if taken_id is not None:
+            ops.insert(0, ["remove", taken_id])
+        if self.checked:
+            other = 1 - seat
+            ops.append(scene.note(CHECK_NOTE, side=SEATS[other]))
+            ops.append(["mark", CELLS[self.position.kings[other]], "check"])
+        return Ply(
+            number, SEATS[seat], self.colours[seat], label, ops, move.mark, move.line, move.column,
+            alt=CELLS[start] + to,
+        )
+
+    def _exposes(self, piece: int, start: int, target: int, seat: int) -> bool:
+        """Whether the move just pushed leaves the mover's general attacked or facing the other.
+
+        The full test only where the move could have changed that: the general moved, it was in
+        check before, or the move starts or ends next to its lines (see :data:`NEAR`).
+        """
+        position = self.position
+        king = position.kings[seat]
+        near = NEAR[king]
+        if not (self.checked or piece & 7 == KING or near[start] or near[target]):
+            return False
+        return position.facing() or position.attacker(king, 1 - seat) >= 0
+
+    def _gives_check(self, piece: int, start: int, target: int, other: int) -> bool:
+        """Whether the move just played leaves ``other``'s general attacked (facing aside).
+
+        Before the move it was not (``other`` has just made a legal move), but perhaps in a
+        set-up (:attr:`exposed`); otherwise only a move next to its lines (see :data:`NEAR`) or
+        a horse landing a horse's move away from it can attack it.
+        """
+        king = self.position.kings[other]
+        near = NEAR[king]
+        if not (
+            self.exposed or near[start] or near[target]
+            or (piece & 7 == HORSE and HORSE_LEGS[target * (WIDTH * HEIGHT) + king] >= 0)
+        ):
+            return False
+        return self.position.attacker(king, 1 - other) >= 0
 
     def _refused(self, move: Move, number: int, seat: int, start: int, target: int) -> Diagnostic:
         """The diagnostic of a move the quick tests of :meth:`play` refused, worded by ``judge()``."""
@@ -862,12 +959,13 @@ class XiangqiEngine(Engine):
 
     def finish(self, record: Record, replay: Replay) -> None:
         """One note where a position first stands for the third time (same board, same side to move)."""
-        thirds = [(plies[2], key) for key, plies in self.seen.items() if len(plies) >= 3]
+        thirds = [
+            (plies[2], seat, board) for seat, seen in enumerate(self.seen) for board, plies in seen.items() if len(plies) >= 3
+        ]
         if not thirds:
             return
-        at, key = min(thirds)
-        plies = self.seen[key]
-        seat = key[-1]
+        at, seat, board = min(thirds)  # each ply leaves one position: no two share plies[2]
+        plies = self.seen[seat][board]
         args = {"start": plies[0] + 1, "times": len(plies), "side": self.names[seat]}
         replay.plies[at - 1].ops.append(scene.note(
             N_("repetition: this position ({side} to move) stands for the third time; the declared result stands"),
@@ -877,6 +975,20 @@ class XiangqiEngine(Engine):
             "move {number}, {move}: the position ({side} to move) stands for the third time (first after move "
             "{start}, {times} times by the end); repetition is not judged, the declared result stands"
         ), args))
+
+
+# A canonical Chinese move (see Position.resolve) taken apart: piece kind, the place it names
+# (file digits, f/m/b, #n), its file as a number (None where it names a place), action, number.
+# The same few hundred codes recur in every record, so each is taken apart once.
+_CODES: dict[str, tuple[int, str, int | None, str, int]] = {}
+
+
+def _split(code: str) -> tuple[int, str, int | None, str, int]:
+    where = code[1:-2]
+    known = _CODES[code] = (
+        KIND_OF_LETTER[code[0]], where, int(where) if where.isdigit() else None, code[-2], int(code[-1])
+    )
+    return known
 
 
 def _index(point: tuple[str, int]) -> int | None:
