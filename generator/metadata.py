@@ -185,6 +185,27 @@ def _colour_words(game: GameType) -> dict[str, Result]:
 def parse_result(
     words: str, game: GameType | None, first: str | None = None, second: str | None = None
 ) -> tuple[Result | None, bool]:
+    """Read declared result words: ``(result, recognised)`` (see :func:`_parse_result`).
+
+    Remembered: an archive writes the same few result words again and again,
+    and each record reads them twice (its header, and after its moves).
+    """
+    # The game counts by its two sides alone (its colour words), as for _colour_words().
+    key = (words, (game.first, game.second) if game is not None else None, first, second)
+    found = _RESULTS.get(key)
+    if found is None:
+        if len(_RESULTS) >= 4096:  # bounded: team names make the keys many in a big archive
+            _RESULTS.clear()
+        found = _RESULTS[key] = _parse_result(words, game, first, second)
+    return found
+
+
+_RESULTS: dict[tuple[str, object, str | None, str | None], tuple[Result | None, bool]] = {}
+
+
+def _parse_result(
+    words: str, game: GameType | None, first: str | None = None, second: str | None = None
+) -> tuple[Result | None, bool]:
     """Read declared result words: ``(result, recognised)``.
 
     Accepts the canonical 先手胜/后手胜/平局/未决胜, the game's colour words,

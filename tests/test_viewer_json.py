@@ -1,4 +1,4 @@
-"""The viewer's hand-written JSON (plies, scene) is the text the encoder writes."""
+"""The viewer's JSON (plies by orjson where it is installed, the scene by hand) is the text the standard encoder writes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from generator import games
 from generator.model import Ply
+from generator.render import viewer
 from generator.render.viewer import _plies_json, _ply_data, _scene_json
 from generator.scene import add, counter, mark, note, path
 
@@ -39,7 +40,22 @@ ODD_PLIES = [
     Ply(16, "first", "black", "B(J,10)", [note("{side} may not play at {cell}", side="first", cell="J10</script>")]),
     Ply(17, "first", "black", "B(J,10)", [["mark"], []]),
     Ply(18, "first", "black", "B(J,10)", [("mark", "J10", "last")]),
+    # What orjson refuses and the standard encoder writes: a lone surrogate (a damaged
+    # file's text), an integer over 64 bits. And a float, which both write as Python does.
+    stone(19, "B(J,10)\udcff"),
+    Ply(20, "first", "black", "B(J,10)", [counter("captures.first", 2**70)]),
+    Ply(21, "first", "black", "B(J,10)", [counter("captures.first", 2.5)]),
 ]
+
+
+@pytest.fixture(params=["orjson", "standard"], autouse=True)
+def encoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: with orjson, and as on a machine without it (the standard encoder alone)."""
+    if request.param == "standard":
+        monkeypatch.setattr(viewer, "_orjson", None)
+    elif viewer._orjson is None:
+        pytest.skip("orjson is not installed")
+    return str(request.param)
 
 
 @pytest.mark.parametrize("ply", ODD_PLIES, ids=lambda p: str(p.number))
@@ -61,7 +77,7 @@ def test_a_plain_page_is_written_as_the_encoder_writes_it() -> None:
 
 @pytest.mark.parametrize("odd", ODD_PLIES, ids=lambda p: str(p.number))
 def test_one_odd_ply_among_plain_ones_is_written_as_the_encoder_writes_it(odd: Ply) -> None:
-    # The fast path takes all the plies at once: a single odd ply anywhere must not slip through it.
+    # orjson takes all the plies at once: a single ply it refuses anywhere must send them all to the standard encoder.
     for at in (0, 17, len(PLAIN_PLIES)):
         plies = PLAIN_PLIES[:at] + [odd] + PLAIN_PLIES[at:]
         assert _plies_json(plies) == encoded([_ply_data(ply) for ply in plies])

@@ -127,6 +127,8 @@ class Board:
     _xy: dict[str, str] = field(init=False, repr=False)  # cell id -> 'cx="…" cy="…"' (marks)
     _at: dict[str, str] = field(init=False, repr=False)  # cell id -> 'x="…" y="…"' (pieces, numbers)
     _scene: dict[str, Any] | None = field(init=False, repr=False, default=None)  # built on first use
+    # (kind, side, cell) -> its <use> ("" where it is not drawn): every page draws the same few dozen.
+    _uses: dict[tuple[str, str, str], str] = field(init=False, repr=False, compare=False, default_factory=dict)
     # The pieces it draws. Keyword-only: a board gives its own default after its own fields.
     symbols: Symbols = field(kw_only=True)
 
@@ -165,6 +167,16 @@ class Board:
 
     def _pieces(self, position: Position, numbers: bool) -> str:
         """Each piece as a ``<use>`` of its symbol (and, with ``numbers``, the ply that put it there)."""
+        if not numbers:
+            uses = self._uses
+            out = []
+            for piece in position.pieces.values():
+                key = (piece.kind, piece.side, piece.at)
+                use = uses.get(key)
+                if use is None:
+                    use = uses[key] = self._use(*key)
+                out.append(use)
+            return "".join(out)
         out = []
         at_of, id_of = self._at, self.symbols.id_of
         for piece in position.pieces.values():
@@ -181,6 +193,12 @@ class Board:
                     f'font-size="{number_size(piece.ply, self.radius)}">{piece.ply}</text>'
                 )
         return "".join(out)
+
+    def _use(self, kind: str, side: str, cell: str) -> str:
+        """The ``<use>`` of a piece of ``kind`` and ``side`` on ``cell``; empty where the board cannot draw it."""
+        at = self._at.get(cell)
+        symbol = self.symbols.id_of(kind, side) if at is not None else None
+        return f'<use href="#{symbol}" {at}/>' if symbol is not None else ""
 
     def _marks(self, position: Position) -> str:
         """The current ply's marks as circles, sized by style ("*" for the others)."""

@@ -282,7 +282,10 @@ class Engine:
         game writes moves its own way (炮二平五, ▲２四歩); the record's text otherwise. ``alt``:
         the move in another notation, shown when the pointer rests on it (xiangqi's ``H2E2``)."""
         text = move.text if label is None else label
-        return Ply(number, SEATS[seat], self.colours[seat], text, ops, move.mark, move.line, move.column, alt=alt)
+        ply = Ply(number, SEATS[seat], self.colours[seat], text, ops, move.mark, move.line, move.column)
+        if alt:  # set after: a keyword argument costs the dataclass's __init__ a third more, once per ply
+            ply.alt = alt
+        return ply
 
     # -- hooks: what the driver's diagnostics say --------------------------------------
 
