@@ -270,6 +270,13 @@ def test_a_check_the_start_position_already_holds_is_still_seen():
     assert notes(replay.plies[0]) == ["{side} is in check"]
 
 
+def test_a_start_position_that_lets_the_mover_take_the_king_refuses_the_capture_without_a_crash():
+    # Gote's king on 11 stands in check from sente's gold on 12, with sente to move.
+    replay = game("+OU55 -OU11 +KI12", "+1211KI")
+    assert replay.plies == [] and errors(replay) == ["RULE-E702"]
+    assert "takes the king on 11" in replay.diagnostics[-1].message
+
+
 def test_checks_and_pawn_drop_mates_agree_with_the_full_search_over_random_games():
     import random
 

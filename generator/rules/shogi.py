@@ -507,6 +507,14 @@ class ShogiEngine(Engine):
             )
         if to not in STEP[seat][kind][start] and not self._reaches(start, to, kind, seat):
             return self._bad_step(move, number, start, to, kind, seat)
+        if kinds[to] == OU:
+            # Only a start position that leaves the side not to move in check allows it; no
+            # game reaches one, and a king has no place in a hand: refused, never played.
+            return self.error(
+                BAD_STEP, move, number,
+                N_("move {number}, {move}: it takes the king on {square}: the start position leaves {side} in check"),
+                {"square": CELLS[to], "side": self.names[owner[to]]},
+            )
         far = FAR[seat]
         zone = far[start] or far[to]
         # The written piece is, nearly always, the piece moved or its allowed promotion: decided here;
