@@ -100,6 +100,21 @@ class Text:
         if not self.line_starts:
             self.line_starts = line_starts(self.text)
 
+    def lines(self) -> list[str]:
+        """Every line, without its line end nor a byte-order mark at its start, as :attr:`line_starts` counts them.
+
+        One split of the whole text: the readers that go line by line read
+        every line of every record, and a slice per line cost more.
+        """
+        text = self.text
+        lines = text.split("\n") if "\r" not in text else _LINE_END.split(text)
+        if len(lines) != len(self.line_starts):  # line starts given that are not the text's own
+            ends = [*self.line_starts[1:], len(text)]
+            lines = [text[start:end].rstrip("\r\n") for start, end in zip(self.line_starts, ends)]
+        if "\ufeff" in text:
+            lines = [line.lstrip("\ufeff") for line in lines]
+        return lines
+
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
         index = bisect.bisect_right(self.line_starts, offset) - 1

@@ -9,6 +9,7 @@ as the build runs them.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from generator import games, pipeline
 from generator.archive.index import Archive, build_index
 from generator.archive.summary import summarize
 from generator.config import load_config
-from generator.model import Decision, Source, seats_of, winner_by_score, winner_of
+from generator.model import Decision, Source, Text, line_starts, seats_of, winner_by_score, winner_of
 from generator.rules import engine
 from tests import invented_games as inv
 
@@ -300,3 +301,16 @@ def test_a_registered_game_type_is_gone_after_its_block() -> None:
         assert "HOP2" in games.codes() and ".hop2" in games.record_suffixes()
     assert games.get("HOP2") is None and ".hop2" not in games.record_suffixes()
     assert games.get("HOP") is inv.HOP  # the fixture's block is still open
+
+
+def test_a_texts_lines_are_its_line_starts_slices_without_line_ends_or_byte_order_marks() -> None:
+    def sliced(text: str, starts: list[int]) -> list[str]:
+        ends = [*starts[1:], len(text)]
+        return [text[a:b].rstrip("\r\n").lstrip("\ufeff") for a, b in zip(starts, ends)]
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(["a", "炮", " ", "\n", "\r", "\r\n", "\ufeff"]) for _ in range(rng.randrange(0, 25)))
+        assert Text("t.txt", text, "utf-8").lines() == sliced(text, line_starts(text)), repr(text)
+    # Line starts given that are not the text's own (a reader's part of a file): their slices, as before.
+    assert Text("t.txt", "ab\ncd\nef", "utf-8", [0, 6]).lines() == ["ab\ncd", "ef"]

@@ -62,12 +62,8 @@ class LineReader:
         self.diagnostics.append(make(self.source.path, line, column, code, template, **args))
 
     def lines(self) -> Iterator[tuple[int, str]]:
-        """Each line: its number from 1 and its text without the line end or a byte-order mark."""
-        text = self.source.text
-        starts = self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            yield i + 1, text[start:end].rstrip("\r\n").lstrip("\ufeff")
+        """Each line: its number from 1 and its text without the line end or a byte-order mark (Text.lines)."""
+        return enumerate(self.source.lines(), 1)
 
 
 def _family_names() -> tuple[str, ...]:

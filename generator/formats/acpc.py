@@ -273,11 +273,8 @@ class _Reader:
     # -- lines ------------------------------------------------------------------------
 
     def read(self) -> list[Record]:
-        text = self.source.text
-        starts = self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            self._line(i + 1, text[start:end].rstrip("\r\n").lstrip("\ufeff"))
+        for number, line in enumerate(self.source.lines(), 1):
+            self._line(number, line)
         return self._records()
 
     def _line(self, number: int, raw: str) -> None:

@@ -184,11 +184,8 @@ class _Reader:
         game.diagnostics.append(make(self.source.path, line, column, code, template, **args))
 
     def read(self) -> list[Record]:
-        text = self.source.text
-        starts = self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            self._line(i + 1, text[start:end].rstrip("\r\n").lstrip("\ufeff"))
+        for number, line in enumerate(self.source.lines(), 1):
+            self._line(number, line)
         if not self.games:
             self.games.append(self._new_game(1))
         return [self._record(n, game) for n, game in enumerate(self.games, 1)]

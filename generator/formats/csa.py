@@ -116,8 +116,6 @@ _ROW = re.compile(r"P([1-9])(.*)")
 # A line that is one move as the standard writes it, and maybe its time after a comma: most lines of a record.
 # Groups: the move as written, its side, from, to, piece.
 _PLAIN_MOVE = re.compile(r"(([+-])([0-9]{2})([0-9]{2})(FU|GI|KI|KA|HI|OU|TO|NG|UM|RY))(?:,T[0-9]+(?:\.[0-9]+)?)?")
-# Where a line ends, as model.line_starts() counts lines: CR alone, LF alone, CRLF.
-_LINE_END = re.compile(r"\r\n|\r|\n")
 # A square as written (two digits) -> the point a Move holds: (file as written, rank); the start of a drop (00) is None.
 _POINTS = {f"{f}{r}": (str(f), r) for f in range(10) for r in range(10)}
 _STARTS: dict[str, tuple[str, int] | None] = {**_POINTS, "00": None}
@@ -234,19 +232,9 @@ class _Reader(LineReader):
         """A diagnostic at a statement; ``template`` is written with N_() where this is called."""
         self.report(at.line, at.column, code, template, **args)
 
-    def _lines(self) -> list[str]:
-        """Every line, as LineReader.lines() gives them, but split in one pass over the text."""
-        text = self.source.text
-        lines = _LINE_END.split(text)
-        if len(lines) != len(self.source.line_starts):  # a Text whose line starts are not its text's own
-            return [line for _, line in self.lines()]
-        if "\ufeff" in text:  # byte-order marks at the start of a line are left out, as lines() does
-            lines = [line.lstrip("\ufeff") for line in lines]
-        return lines
-
     def read(self) -> Record:
         plain, time, moves = _PLAIN_MOVE.fullmatch, _TIME.fullmatch, self.moves
-        for number, line in enumerate(self._lines(), 1):
+        for number, line in enumerate(self.source.lines(), 1):
             # The lines of the moves section first, read at once: a move as
             # the standard writes it (after the first move, before any special
             # one), or a time alone; anything else goes statement by statement.

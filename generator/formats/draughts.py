@@ -299,7 +299,7 @@ class _Reader(LineReader):
 
     def read(self) -> Record:
         moves, head = self.moves, self.head
-        for number, line in enumerate(_lines(self.source), 1):
+        for number, line in enumerate(self.source.lines(), 1):
             # Most lines are a round of plain moves (12. 20-24 33-29): read here at once, as _line() reads them.
             plain = _ROUND.fullmatch(line)
             if plain is not None and not self.stopped and head.trailer is None:
@@ -477,13 +477,6 @@ class _Reader(LineReader):
         if not recognised and warn:
             self.report(line, 1, metadata.RESULT_UNREADABLE, N_("result words {words!r} are not recognised"), words=words)
         return result
-
-
-def _lines(text: Text) -> list[str]:
-    """LineReader.lines() without the numbers, as one list: cheaper than a generator's step per line."""
-    whole, starts = text.text, text.line_starts
-    ends = [*starts[1:], len(whole)]
-    return [whole[start:end].rstrip("\r\n").lstrip("\ufeff") for start, end in zip(starts, ends)]
 
 
 def _is_result(written: str) -> bool:

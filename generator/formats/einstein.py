@@ -245,12 +245,9 @@ class _Reader:
     # -- lines ------------------------------------------------------------------------
 
     def read(self) -> list[Record]:
-        text, starts = self.source.text, self.source.line_starts
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(text)
-            raw = text[start:end].rstrip("\r\n").lstrip("\ufeff")
+        for number, raw in enumerate(self.source.lines(), 1):
             if raw.strip():
-                self._line(i + 1, raw)
+                self._line(number, raw)
         if not self.games:
             self._new(1)
         if self.full_width is not None:

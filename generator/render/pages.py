@@ -514,22 +514,25 @@ def _duplicate(section: Any, page: str, team_href: Mapping[str, str], site: Site
         "kind": found.kind,
         "vp_scale": found.matches[0].vps is not None if found.matches else False,
         "rows": [
-            {
-                "rank": row.rank,
-                "tied": row.tied,
-                "team": row.team,
-                "href": team_href.get(row.team),
-                "games": row.games,
-                "wins": row.wins,
-                "draws": row.draws,
-                "losses": row.losses,
-                "score": _num(round(row.score, 2)),
-                "imps": found.imps.get(row.team, 0),
-            }
+            _standing(row, team_href) | {"score": _num(round(row.score, 2)), "imps": found.imps.get(row.team, 0)}
             for row in found.rows
         ],
         "matches": matches,
         "boards": boards,
+    }
+
+
+def _standing(row: standings.Row, team_href: Mapping[str, str]) -> dict[str, Any]:
+    """What every standings row shows of a team: its rank, its name and link, and its games won, drawn and lost."""
+    return {
+        "rank": row.rank,
+        "tied": row.tied,
+        "team": row.team,
+        "href": team_href.get(row.team),
+        "games": row.games,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
     }
 
 
@@ -634,15 +637,7 @@ def _table(
     side = {True: strings["first"], False: strings["second"]}
     return {
         "rows": [
-            {
-                "rank": row.rank,
-                "tied": row.tied,
-                "team": row.team,
-                "href": team_href.get(row.team),
-                "games": row.games,
-                "wins": row.wins,
-                "draws": row.draws,
-                "losses": row.losses,
+            _standing(row, team_href) | {
                 "points": row.points,
                 "score": row.score,
                 # A tie-break skipped for its tie (head-to-head among teams that did not all meet): "–".
