@@ -128,6 +128,10 @@ class Move:
     ``side`` is the letter as written (``B``, ``W``, ``R`` ...); the game
     type's registry entry maps letters to first/second. ``point`` is the
     format's parsed coordinate, e.g. ``("J", 10)`` for ``B(J,10)``.
+
+    Readers that make a hundred moves a record (csa, pgn, draughts) pass
+    the first fields positionally, a third cheaper than by keyword: their
+    order up to ``parts`` is :data:`MOVE_FIELDS`, which a test holds.
     """
 
     side: str
@@ -156,6 +160,10 @@ class Move:
         """Everything the move names, in order: ``point``, ``to``, then ``parts`` (missing ones left out)."""
         head = tuple(p for p in (self.point, self.to) if p is not None)
         return head + self.parts if self.parts else head
+
+
+# The order of Move's first fields, as the readers that build moves positionally rely on.
+MOVE_FIELDS = ("side", "text", "point", "line", "column", "mark", "comment", "to", "capture", "passed", "parts")
 
 
 @dataclass(slots=True)

@@ -314,3 +314,10 @@ def test_a_texts_lines_are_its_line_starts_slices_without_line_ends_or_byte_orde
         assert Text("t.txt", text, "utf-8").lines() == sliced(text, line_starts(text)), repr(text)
     # Line starts given that are not the text's own (a reader's part of a file): their slices, as before.
     assert Text("t.txt", "ab\ncd\nef", "utf-8", [0, 6]).lines() == ["ab\ncd", "ef"]
+
+
+def test_moves_keep_the_field_order_the_fast_readers_build_them_in() -> None:
+    # csa, pgn and draughts make Move positionally (model.MOVE_FIELDS): a reordered field would mix them up silently.
+    from generator.model import MOVE_FIELDS, Move
+
+    assert tuple(f.name for f in dataclasses.fields(Move))[: len(MOVE_FIELDS)] == MOVE_FIELDS

@@ -28,7 +28,7 @@ says nothing (``%CHUDAN``) or the standard is silent (``%SENNICHITE``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from generator import games, metadata
 from generator.diagnostics import define
@@ -120,11 +120,6 @@ _PLAIN_MOVE = re.compile(r"(([+-])([0-9]{2})([0-9]{2})(FU|GI|KI|KA|HI|OU|TO|NG|U
 _POINTS = {f"{f}{r}": (str(f), r) for f in range(10) for r in range(10)}
 _STARTS: dict[str, tuple[str, int] | None] = {**_POINTS, "00": None}
 _PARTS = {piece: (piece,) for piece in PIECES}  # Move.parts of each piece, shared by the moves
-# Move's fields up to ``parts``, in order: _Reader.read() makes the moves of the usual lines with a
-# positional call, a third cheaper than one with keywords (a record has a hundred moves). Checked here.
-_MOVE_FIELDS = ("side", "text", "point", "line", "column", "mark", "comment", "to", "capture", "passed", "parts")
-if tuple(f.name for f in fields(Move))[: len(_MOVE_FIELDS)] != _MOVE_FIELDS:
-    raise ImportError("generator.formats.csa makes Move positionally: update _Reader.read() to model.Move's fields")
 
 # Special moves: who wins, from the side to move ("mover") at the special move.
 #   "other": the side to move lost; "mover": the side to move won;
@@ -241,7 +236,7 @@ class _Reader(LineReader):
             m = plain(line)
             if m is not None and self.stage == self.MOVES and self.special is None:
                 text, side, start, to, piece = m.groups()
-                # As Move(side, text, point, number, 1, to=..., parts=...), positionally (see _MOVE_FIELDS).
+                # As Move(side, text, point, number, 1, to=..., parts=...), positionally (model.MOVE_FIELDS).
                 moves.append(Move(side, text, _STARTS[start], number, 1, None, None, _POINTS[to], False, False, _PARTS[piece]))
                 continue
             if line[:1] == "T" and time(line):

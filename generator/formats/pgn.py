@@ -306,8 +306,7 @@ class _Reader:
             written, at = m.group(token), m.start(token)
             line = bisect_right(starts, at)  # 1-based: the number of lines starting at or before
             column = at - starts[line - 1] + 1
-            # Move's fields by position (side, text, point, line, column, mark, comment, to, capture,
-            # passed, parts): a call with keywords costs a third more, once per move.
+            # Move's fields by position (model.MOVE_FIELDS): a call with keywords costs a third more, once per move.
             if token == _COORDINATE_TOKEN:
                 known = _COORDINATES.get(written) or _coordinates(written)
                 moves.append(Move("?", known[0], known[1], line, column, None, None, known[2]))

@@ -290,11 +290,7 @@ def may_promote(kind: int, seat: int, start: int, to: int) -> bool:
 INDEX = {(str(SIZE - i % SIZE), i // SIZE + 1): i for i in range(SIZE * SIZE)}
 
 
-def square_name(i: int) -> str:
-    """A square in Japanese notation: ２四."""
-    return SQUARE_NAMES[i]
-
-
+# Each square in Japanese notation: ２四.
 SQUARE_NAMES = tuple(FILES[SIZE - i % SIZE] + RANKS[i // SIZE + 1] for i in range(SIZE * SIZE))
 # The start of a move's label, made once: per seat, per square, per kind (▲２四歩); and per seat, per kind
 # for a move to the square of the last move (▲同歩).
