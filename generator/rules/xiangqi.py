@@ -776,6 +776,8 @@ def _start_of(board: bytes, colours: tuple[str, ...]) -> _Start:
             ids[i] = piece_id = f"{'rb'[side]}{counters[side]}"
             setup.append(tuple(scene.add(piece_id, KINDS[piece & 7], colours[side], CELLS[i])))
     position = Position(bytearray(board))
+    if len(_STARTS) >= 256:  # bounded: an archive of set-up problems has a start per record
+        _STARTS.clear()
     known = _STARTS[board, colours] = _Start(tuple(ids), tuple(setup), (position.in_check(0), position.in_check(1)))
     return known
 
